@@ -1,0 +1,16 @@
+"""jaxenvs: verified, high-performance JAX reinforcement-learning environments.
+
+``env, params = jaxenvs.make("Pong")`` gives a gymnax 1.0 environment; ``jaxenvs.api_test``
+checks any environment against that contract.
+"""
+
+from jaxenvs.environment import Environment
+from jaxenvs.registry import make, register, registered_envs
+from jaxenvs.pong import Pong
+
+__version__ = "0.1.0"
+
+register("Pong", Pong)
+register("PongContinuous", Pong, env_kwargs={"continuous": True})
+
+__all__ = ["Environment", "make", "register", "registered_envs", "__version__"]

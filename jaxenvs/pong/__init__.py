@@ -1,0 +1,12 @@
+"""Pong: PufferLib 3.0.0 Ocean Pong (C), translated exactly to JAX.
+
+Read in this order: ``types`` (state and params), ``core`` (the rules, with
+``step_deterministic``), ``env`` (the gymnax environment), ``render`` (frames and GIFs),
+``golden`` (the recorded C trajectories and the checks against them).
+"""
+
+from jaxenvs.pong.core import observe, reset_state, step_deterministic
+from jaxenvs.pong.env import Pong
+from jaxenvs.pong.types import PongParams, PongState
+
+__all__ = ["Pong", "PongParams", "PongState", "observe", "reset_state", "step_deterministic"]

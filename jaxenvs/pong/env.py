@@ -1,0 +1,128 @@
+"""The Pong environment: gymnax wiring around the pure rules in ``jaxenvs.pong.core``."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from gymnax.environments import spaces
+
+from jaxenvs.environment import Environment
+from jaxenvs.pong import core
+from jaxenvs.pong.types import PongParams, PongState
+
+
+def draw_serve(key: jax.Array, params: PongParams) -> jax.Array:
+    """A serve's vertical speed, uniform over C's two values ``{-1, 0} * ball_initial_speed_y``."""
+    bit = jax.random.bits(key, (), jnp.uint32) & 1
+    return core.serve_vy_from_bit(bit, params)
+
+
+class Pong(Environment):
+    """PufferLib 3.0.0 Ocean Pong, translated exactly from its C source.
+
+    The agent is the right paddle against a scripted opponent; the game ends when a side
+    reaches ``max_score`` points. Reward: +1/-1 per point, 0.1 for returning the ball.
+    Observation: float32[8] = ``[(paddle_yl + 35)/640, (paddle_yr + 35)/640, ball_x/500,
+    ball_y/640, (ball_vx + 10)/20, (ball_vy + 13)/26, 0, 0]`` with the default sizes (the last
+    two are C's always-zero score entries). Actions (``Discrete(3)``): 0 stay, 1 up, 2 down; any
+    other integer stays, as in C. With ``continuous=True`` (id ``"PongContinuous"``) the action
+    is a float32[1] paddle direction in [-1, 1], clipped to that range.
+
+    ``step`` draws the serve of a non-final point from its key and runs
+    ``core.play``; after a final point gymnax's auto-reset serves the new game from the reset
+    key. That is C's ``c_step`` with a different random source for the serve (see
+    ``core.step_deterministic``, which takes the serve as an argument). On a final point
+    ``info["final_observation"]`` is the stale observation C holds at that moment (quirk 2).
+    """
+
+    def __init__(self, continuous: bool = False):
+        super().__init__()
+        self.continuous = continuous
+
+    @property
+    def name(self) -> str:
+        return "PongContinuous" if self.continuous else "Pong"
+
+    @property
+    def default_params(self) -> PongParams:
+        return PongParams()
+
+    def check_params(self, params: PongParams) -> None:
+        errors = []
+        positive = ("width", "height", "paddle_height", "ball_width", "ball_height",
+                    "paddle_speed", "ball_initial_speed_x", "ball_max_speed_y")
+        for name in positive:
+            if not float(getattr(params, name)) > 0:
+                errors.append(f"{name} must be > 0, got {getattr(params, name)!r}")
+        for name in ("paddle_width", "ball_initial_speed_y", "ball_speed_y_increment"):
+            if not float(getattr(params, name)) >= 0:
+                errors.append(f"{name} must be >= 0, got {getattr(params, name)!r}")
+        if isinstance(params.frameskip, bool) or not isinstance(params.frameskip, int) \
+                or params.frameskip < 1:
+            errors.append(f"frameskip must be an int >= 1, got {params.frameskip!r}")
+        if not 1 <= int(params.max_score) < 2**31:
+            errors.append(f"max_score must be >= 1, got {params.max_score!r}")
+        if not 1 <= int(params.max_steps_in_episode) < 2**31:
+            errors.append(
+                f"max_steps_in_episode must be in [1, 2**31), got {params.max_steps_in_episode!r}")
+        if float(params.ball_width) >= float(params.width) or \
+                float(params.ball_height) >= float(params.height):
+            errors.append("the ball must be smaller than the field")
+        if errors:
+            raise ValueError("Invalid Pong parameters: " + "; ".join(errors))
+
+    def step_env(self, key, state: PongState, action, params: PongParams):
+        direction = core.paddle_direction(action, self.continuous)
+        obs, state, reward, terminated = core.play(
+            state, direction, draw_serve(key, params), params)
+        return obs, state, reward, terminated, {}
+
+    def reset_env(self, key, params: PongParams):
+        state = core.reset_state(draw_serve(key, params), params)
+        return state.last_obs, state
+
+    def is_terminated(self, state: PongState, params: PongParams) -> jax.Array:
+        max_score = jnp.asarray(params.max_score, jnp.int32)
+        return (state.score_l == max_score) | (state.score_r == max_score)
+
+    @property
+    def num_actions(self) -> int:
+        return 1 if self.continuous else 3
+
+    def action_space(self, params: PongParams | None = None):
+        if self.continuous:
+            return spaces.Box(-1.0, 1.0, (1,), jnp.float32)
+        return spaces.Discrete(3)
+
+    def observation_space(self, params: PongParams | None = None) -> spaces.Box:
+        """The exact range of what the env emits.
+
+        C declares Box(0, 1), but the ball's entries leave it slightly (the ball is clipped
+        only at the right edge, and the wall test lets it overshoot for one frame), so the
+        declared bounds here are the true ones: ``x`` in ``[-vx, width - ball_w] / width`` and
+        ``y`` in ``[-max_vy, height - ball_h + max_vy] / height``.
+        """
+        p = self.default_params if params is None else params
+        low = jnp.array([0, 0, -p.ball_initial_speed_x / p.width,
+                         -p.ball_max_speed_y / p.height, 0, 0, 0, 0], jnp.float32)
+        high = jnp.array([1, 1, (p.width - p.ball_width) / p.width,
+                          (p.height - p.ball_height + p.ball_max_speed_y) / p.height,
+                          1, 1, 1, 1], jnp.float32)
+        return spaces.Box(low, high, (8,), jnp.float32)
+
+    def state_space(self, params: PongParams | None = None) -> spaces.Dict:
+        p = self.default_params if params is None else params
+        f_big = jnp.finfo(jnp.float32).max
+        return spaces.Dict({
+            "paddle_yl": spaces.Box(-p.paddle_height / 2, p.height - p.paddle_height / 2, ()),
+            "paddle_yr": spaces.Box(-p.paddle_height / 2, p.height - p.paddle_height / 2, ()),
+            "ball_x": spaces.Box(-p.ball_initial_speed_x, p.width - p.ball_width, ()),
+            "ball_y": spaces.Box(-p.ball_max_speed_y,
+                                 p.height - p.ball_height + p.ball_max_speed_y, ()),
+            "ball_vx": spaces.Box(-p.ball_initial_speed_x, p.ball_initial_speed_x, ()),
+            "ball_vy": spaces.Box(-p.ball_max_speed_y, p.ball_max_speed_y, ()),
+            "score_l": spaces.Discrete(int(p.max_score)),
+            "score_r": spaces.Discrete(int(p.max_score)),
+            "last_obs": spaces.Box(-f_big, f_big, (8,)),
+            "time": spaces.Discrete(int(p.max_steps_in_episode)),
+        })
