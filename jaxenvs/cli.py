@@ -1,0 +1,39 @@
+"""The ``jaxenvs`` command line: ``list``, ``bench``, ``verify``.
+
+Each verb lives in the module that does the work; that module provides
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: verb -> (module providing add_arguments/run, one-line help)
+VERBS = {
+    "list": ("jaxenvs.cli_list", "list the registered environments"),
+    "bench": ("jaxenvs.bench", "measure random-action steps per second"),
+    "verify": ("jaxenvs.verify.cli", "check an environment against its reference"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxenvs", description="Verified, high-performance JAX RL environments.")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    for verb, (module_name, help_text) in VERBS.items():
+        sub = verbs.add_parser(verb, help=help_text, description=help_text)
+        module = importlib.import_module(module_name)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
