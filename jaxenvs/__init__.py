@@ -4,6 +4,7 @@
 checks any environment against that contract.
 """
 
+from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
 from jaxenvs.pong import Pong
@@ -13,4 +14,7 @@ __version__ = "0.1.0"
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
 
-__all__ = ["Environment", "make", "register", "registered_envs", "__version__"]
+__all__ = [
+    "ApiTestError", "ApiTestReport", "Environment", "api_test", "make", "register",
+    "registered_envs", "__version__",
+]

@@ -48,7 +48,7 @@ class PongParams:
     max_steps_in_episode: int = NO_TIME_LIMIT
     """Truncation limit in env steps. PufferLib has none; the default never truncates."""
     frameskip: int = struct.field(pytree_node=False, default=8)
-    """Frames simulated per env step (static: it sets the unrolled loop length)."""
+    """Frames simulated per env step (static: a compile-time loop length)."""
 
 
 @struct.dataclass
