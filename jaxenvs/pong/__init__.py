@@ -7,6 +7,8 @@ Read in this order: ``types`` (state and params), ``core`` (the rules, with
 
 from jaxenvs.pong.core import observe, reset_state, step_deterministic
 from jaxenvs.pong.env import Pong
+from jaxenvs.pong.render import render
 from jaxenvs.pong.types import PongParams, PongState
 
-__all__ = ["Pong", "PongParams", "PongState", "observe", "reset_state", "step_deterministic"]
+__all__ = ["Pong", "PongParams", "PongState", "observe", "render", "reset_state",
+           "step_deterministic"]
