@@ -150,7 +150,10 @@ def api_test(env, params=None, *, num_envs: int = 4, num_steps: int = 64,
                                     in_axes=(0, 0, 0, None)))
     reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
     keys = jax.random.split(key, num_envs)
-    obs, state = reset(keys, params)
+    try:
+        obs, state = reset(keys, params)
+    except Exception as error:  # noqa: BLE001 - reported with its cause
+        _fail("jit and vmap", f"jit(vmap(reset)) raised {type(error).__name__}: {error}")
     reset_signature = _signature((obs, state))
     sample = jax.jit(jax.vmap(lambda k, o: _sample_action(k, o, env, params)))
     try:
@@ -163,10 +166,12 @@ def api_test(env, params=None, *, num_envs: int = 4, num_steps: int = 64,
                 _fail("output signature",
                       "reset and step return different structures, shapes or dtypes:\n"
                       f"reset: {reset_signature}\nstep:  {_signature((obs, state))}")
+    except ApiTestError:
+        raise
     except AssertionError as error:
-        if isinstance(error, ApiTestError):
-            raise
         _fail("single trace", f"step was traced more than once: {error}")
+    except Exception as error:  # noqa: BLE001 - reported with its cause
+        _fail("jit and vmap", f"jit(vmap(step)) raised {type(error).__name__}: {error}")
     checks += ["jit and vmap", "single trace", "output signature"]
 
     for name, value, dtype in (("reward", reward, jnp.float32),
