@@ -2,7 +2,8 @@
 
 Read in this order: ``types`` (state and params), ``core`` (the rules, with
 ``step_deterministic``), ``env`` (the gymnax environment), ``render`` (frames and GIFs),
-``golden`` (the recorded C trajectories and the checks against them).
+``golden/`` (recorded trajectories of the real C env) and ``reference`` (the checks against
+them, run by ``jaxenvs verify Pong``).
 """
 
 from jaxenvs.pong.core import observe, reset_state, step_deterministic

@@ -3,7 +3,7 @@
 Everything here is a pure function of (state, action, serve, params); randomness enters only
 as the serve value ``serve_vy``, which the environment draws from its key and tests inject
 from recorded C runs. The quirks of the C env are reproduced on purpose (see
-``tests/data/pong/README.md``):
+``jaxenvs/pong/golden/README.md``):
 
 1. ``obs[6:8]`` are ``score // max_score`` in unsigned integer arithmetic, hence always 0.
 2. A step that scores a non-final point returns the last observation computed before the

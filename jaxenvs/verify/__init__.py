@@ -1,0 +1,46 @@
+"""Verification of environments against reference implementations.
+
+``compare`` compares trajectories field by field (bit for bit or within a tolerance) and
+reports the first divergence; ``suite`` holds each environment's checks (``run_suite``);
+``cli`` is ``jaxenvs verify ENV``. Nothing here is specific to one environment.
+"""
+
+from jaxenvs.verify.compare import (
+    EXACT,
+    Comparison,
+    Divergence,
+    FieldResult,
+    Tolerance,
+    compare_trajectories,
+    format_agreement_table,
+    format_divergence,
+)
+from jaxenvs.verify.suite import (
+    MODES,
+    CheckResult,
+    SuiteOptions,
+    SuiteResult,
+    available_suites,
+    get_suite,
+    register_suite,
+    run_suite,
+)
+
+__all__ = [
+    "EXACT",
+    "MODES",
+    "CheckResult",
+    "Comparison",
+    "Divergence",
+    "FieldResult",
+    "SuiteOptions",
+    "SuiteResult",
+    "Tolerance",
+    "available_suites",
+    "compare_trajectories",
+    "format_agreement_table",
+    "format_divergence",
+    "get_suite",
+    "register_suite",
+    "run_suite",
+]

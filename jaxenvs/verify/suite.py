@@ -1,0 +1,164 @@
+"""Verification suites: per environment id, the checks of the port against its reference.
+
+A suite is a function ``fn(options) -> Iterable[CheckResult]`` registered with
+``register_suite(env_id, fn)``; it yields its checks one at a time (so callers can report
+progress), each a name and a ``Comparison``. ``run_suite(env_id)`` runs one and summarises it.
+
+An environment's suite lives in the module ``reference`` of the package that defines the
+environment's class (``jaxenvs.pong.reference`` for ``jaxenvs.pong.env.Pong``); that module
+registers the suite when imported, and it is imported the first time the suite is requested.
+Nothing here depends on a particular environment, and importing ``jaxenvs`` imports none of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Iterable, Literal
+
+from jaxenvs.verify.compare import Comparison
+
+#: The ways a suite can check an environment against recorded reference runs.
+#: ``inject``: one step from every recorded state; ``replay``: whole runs from reset.
+MODES = ("inject", "replay")
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    """What a suite should check."""
+
+    files: str | None = None
+    """Glob pattern over the suite's reference file names; None selects all of them."""
+    mode: Literal["inject", "replay", "all"] = "all"
+    """One of ``MODES``, or ``"all"`` for every mode."""
+
+    def __post_init__(self) -> None:
+        if self.mode != "all" and self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)} or 'all', "
+                             f"got {self.mode!r}")
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The selected modes, in ``MODES`` order."""
+        return MODES if self.mode == "all" else (self.mode,)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One named check, e.g. ``"state injection pong_fs8_seed0_random.npz"``."""
+
+    name: str
+    comparison: Comparison
+
+    @property
+    def ok(self) -> bool:
+        return self.comparison.ok
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """All checks of one suite run."""
+
+    env_id: str
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def passed(self) -> int:
+        return sum(c.ok for c in self.checks)
+
+    @property
+    def failed(self) -> int:
+        return len(self.checks) - self.passed
+
+    @property
+    def ok(self) -> bool:
+        """True if at least one check ran and every check passed."""
+        return bool(self.checks) and self.failed == 0
+
+    @property
+    def steps(self) -> int:
+        """Steps compared, summed over the checks."""
+        return sum(c.comparison.steps for c in self.checks)
+
+    @property
+    def worst_deviation(self) -> float:
+        """Largest |Δ| of any field in any check."""
+        return max((c.comparison.max_abs_deviation for c in self.checks), default=0.0)
+
+    def summary(self) -> str:
+        """One line: checks passed and failed, steps compared, worst deviation."""
+        return (f"{self.env_id}: {len(self.checks)} checks, {self.passed} passed, "
+                f"{self.failed} failed; {self.steps:,} steps compared; "
+                f"worst |Δ| {self.worst_deviation:.6g}")
+
+
+SuiteFn = Callable[[SuiteOptions], Iterable[CheckResult]]
+_suites: dict[str, SuiteFn] = {}
+
+
+def register_suite(env_id: str, fn: SuiteFn, *, overwrite: bool = False) -> None:
+    """Make ``run_suite(env_id)`` run the checks ``fn(options)`` yields.
+
+    Registering an id twice raises unless ``overwrite=True``.
+    """
+    if not callable(fn):
+        raise TypeError(f"suite for {env_id!r} must be callable, got {fn!r}")
+    if env_id in _suites and not overwrite:
+        raise ValueError(f"a suite for {env_id!r} is already registered; "
+                         "pass overwrite=True to replace it")
+    _suites[env_id] = fn
+
+
+def _import_reference_module(env_id: str) -> None:
+    """Import the ``reference`` module beside ``env_id``'s class, which registers its suite.
+
+    Does nothing for an unregistered id or a package without such a module.
+    """
+    from jaxenvs.registry import make, registered_envs
+
+    if env_id not in registered_envs:
+        return
+    env, _ = make(env_id)
+    package = type(env).__module__.rpartition(".")[0]
+    if not package:
+        return
+    module = f"{package}.reference"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:  # the module exists but something it imports does not
+            raise
+
+
+def available_suites() -> list[str]:
+    """Ids with a verification suite, registered or found beside a registered environment."""
+    from jaxenvs.registry import registered_envs
+
+    for env_id in registered_envs:
+        if env_id not in _suites:
+            _import_reference_module(env_id)
+    return sorted(_suites)
+
+
+def get_suite(env_id: str) -> SuiteFn:
+    """The suite of ``env_id``; ``ValueError`` listing the ids that have one if it has none."""
+    if env_id not in _suites:
+        _import_reference_module(env_id)
+    if env_id not in _suites:
+        raise ValueError(f"No verification suite for {env_id!r}. "
+                         f"Suites exist for: {', '.join(available_suites()) or 'none'}.")
+    return _suites[env_id]
+
+
+def run_suite(
+    env_id: str,
+    options: SuiteOptions | None = None,
+    on_check: Callable[[CheckResult], None] | None = None,
+) -> SuiteResult:
+    """Run ``env_id``'s suite, calling ``on_check`` after each check (for progress output)."""
+    checks = []
+    for check in get_suite(env_id)(options or SuiteOptions()):
+        checks.append(check)
+        if on_check is not None:
+            on_check(check)
+    return SuiteResult(env_id=env_id, checks=tuple(checks))
