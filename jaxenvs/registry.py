@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import importlib
 from typing import Any, Callable
 
 from jaxenvs.environment import Environment
@@ -55,3 +56,26 @@ def make(env_id: str, **param_overrides: Any) -> tuple[Environment, Any]:
     constructor, env_kwargs = _constructors[env_id]
     env = constructor(**env_kwargs)
     return env, env.make_params(**param_overrides)
+
+
+def import_reference_adapter(env_id: str) -> None:
+    """Import the ``reference`` module beside ``env_id``'s class (e.g. ``jaxenvs.pong.reference``
+    for ``jaxenvs.pong.env.Pong``).
+
+    That module connects the environment to its reference simulator: importing it registers
+    the env's verification suite (``jaxenvs.verify``) and its benchmark reference
+    (``jaxenvs.bench``). Imported on demand, so ``import jaxenvs`` stays light. Does nothing
+    for an unregistered id or a package without such a module.
+    """
+    if env_id not in _constructors:
+        return
+    env, _ = make(env_id)
+    package = type(env).__module__.rpartition(".")[0]
+    if not package:
+        return
+    module = f"{package}.reference"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:  # the module exists but something it imports does not
+            raise

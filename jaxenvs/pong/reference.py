@@ -14,7 +14,8 @@ C draws serves from ``rand()``; both checks inject the recorded serve values ins
 in which C drew no serve get NaN, so a port that served where C did not would carry NaN into
 its state and fail.
 
-Importing this module registers the ``"Pong"`` verification suite (``jaxenvs verify Pong``).
+Importing this module registers the ``"Pong"`` verification suite (``jaxenvs verify Pong``)
+and Pong's row of reference figures in ``jaxenvs bench Pong``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxenvs
+from jaxenvs import bench
 from jaxenvs.pong.core import reset_state, step_deterministic
 from jaxenvs.pong.types import PongParams, PongState
 from jaxenvs.verify.compare import Comparison, compare_trajectories
@@ -209,3 +211,25 @@ def pong_suite(options: SuiteOptions) -> Iterator[CheckResult]:
 
 
 register_suite("Pong", pong_suite)
+
+
+#: PufferLib 3.0.0 Ocean Pong (C), frameskip -> steps per second, as quoted in the project
+#: issue: one process, 1024 envs, on the 2-core benchmark machines. Quoted because its build
+#: downloads raylib, which these machines cannot. Valid only for the default parameters apart
+#: from frameskip, at batch ``PUFFERLIB_PONG_QUOTED_BATCH``.
+PUFFERLIB_PONG_QUOTED_SPS: dict[int, float] = {8: 6.5e6, 1: 23e6}
+PUFFERLIB_PONG_QUOTED_BATCH = 1024
+
+
+def _pufferlib_pong_quoted(batch_size: int, num_steps: int, params: PongParams) -> float | None:
+    del num_steps
+    if batch_size != PUFFERLIB_PONG_QUOTED_BATCH or params != PongParams(
+            frameskip=params.frameskip):
+        return None
+    return PUFFERLIB_PONG_QUOTED_SPS.get(params.frameskip)
+
+
+bench.register_reference(
+    "Pong", _pufferlib_pong_quoted, label="PufferLib C (quoted, not measured in this run)",
+    note="PufferLib 3.0.0 C Pong, single process, 1024 envs, 2-core machine, as quoted in the "
+         "project issue (its build downloads raylib, so it cannot be built here).")

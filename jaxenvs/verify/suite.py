@@ -12,10 +12,10 @@ Nothing here depends on a particular environment, and importing ``jaxenvs`` impo
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Callable, Iterable, Literal
 
+from jaxenvs.registry import import_reference_adapter, registered_envs
 from jaxenvs.verify.compare import Comparison
 
 #: The ways a suite can check an environment against recorded reference runs.
@@ -109,41 +109,19 @@ def register_suite(env_id: str, fn: SuiteFn, *, overwrite: bool = False) -> None
     _suites[env_id] = fn
 
 
-def _import_reference_module(env_id: str) -> None:
-    """Import the ``reference`` module beside ``env_id``'s class, which registers its suite.
-
-    Does nothing for an unregistered id or a package without such a module.
-    """
-    from jaxenvs.registry import make, registered_envs
-
-    if env_id not in registered_envs:
-        return
-    env, _ = make(env_id)
-    package = type(env).__module__.rpartition(".")[0]
-    if not package:
-        return
-    module = f"{package}.reference"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name != module:  # the module exists but something it imports does not
-            raise
-
-
 def available_suites() -> list[str]:
     """Ids with a verification suite, registered or found beside a registered environment."""
-    from jaxenvs.registry import registered_envs
 
     for env_id in registered_envs:
         if env_id not in _suites:
-            _import_reference_module(env_id)
+            import_reference_adapter(env_id)
     return sorted(_suites)
 
 
 def get_suite(env_id: str) -> SuiteFn:
     """The suite of ``env_id``; ``ValueError`` listing the ids that have one if it has none."""
     if env_id not in _suites:
-        _import_reference_module(env_id)
+        import_reference_adapter(env_id)
     if env_id not in _suites:
         raise ValueError(f"No verification suite for {env_id!r}. "
                          f"Suites exist for: {', '.join(available_suites()) or 'none'}.")

@@ -1,0 +1,429 @@
+"""``jaxenvs bench ENV``: random-action steps per second, next to the env's reference simulator.
+
+Method. ``batch_size`` copies of the environment run under ``vmap``; every step each copy
+splits its own key, samples a uniform random action from ``env.action_space(params)`` and
+calls the full gymnax ``env.step`` (auto-reset included). The whole rollout of ``num_steps``
+steps is one ``lax.scan`` inside one ``jit``, so the measurement is the compiled env and no
+Python dispatch. Each step's transition (observation, reward, terminated, truncated) is
+carried to the next, so XLA must compute it, as a training loop consuming it would (and as a
+C env writes it into its output buffers). The parameters are closed over as constants, as in
+the usual ``make_train`` pattern. Compilation is timed on its own; then ``repeats`` runs are
+timed with ``block_until_ready`` and reported as the median and best of ``batch * steps /
+seconds``. Unless given, ``num_steps`` is chosen per batch size from a short calibration run
+so that one timed run lasts about ``TARGET_RUN_SECONDS``.
+
+References. ``register_reference`` adds a row for a reference implementation of an env (for
+example its C original), measured in the same run right after ours at each batch size, or a
+quoted figure where the reference cannot be built here (Pong's, see
+``jaxenvs/pong/reference.py``). Each env registers its reference in the ``reference``
+module beside it, imported on demand. The table shows ours/reference wherever it has a number.
+
+Output. One progress line per batch size, then a markdown table; the records and the run's
+context (date, machine, jax, device) go to ``<out>/<stem>.json`` and the table to
+``<out>/<stem>.md``, where ``<stem>`` is given by ``result_stem`` (e.g. ``pong-cpu``,
+``pong-frameskip1-cpu``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import jax
+import jax.numpy as jnp
+import jaxlib
+
+import jaxenvs
+from jaxenvs.registry import import_reference_adapter
+
+DEFAULT_BATCH_SIZES = (1, 64, 1024, 4096)
+DEFAULT_REPEATS = 5
+DEFAULT_OUT = Path("benchmarks") / "results"
+#: Wall time one timed run aims at when ``num_steps`` is chosen automatically: long enough to
+#: hide timer and launch noise, short enough to keep a whole sweep near a minute.
+TARGET_RUN_SECONDS = 1.0
+#: Env steps (batch * steps) of the calibration run that sizes ``num_steps``.
+CALIBRATION_ENV_STEPS = 2**17
+#: Fewest scan steps of any run, so a large batch still loops enough to time the loop.
+MIN_STEPS = 16
+
+ReferenceFn = Callable[[int, int, Any], float | None]
+"""``fn(batch_size, num_steps, params) -> steps per second``, or ``None`` where the reference
+has no figure for that batch size or those parameters."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Reference:
+    """A reference implementation's row in an env's benchmark table."""
+
+    label: str
+    """Row label; says how the number was obtained if it was not measured in this run."""
+    fn: ReferenceFn
+    note: str = ""
+    """Where the figures come from, printed under the table."""
+
+
+_references: dict[str, list[Reference]] = {}
+
+
+def register_reference(env_id: str, fn: ReferenceFn, *, label: str, note: str = "") -> None:
+    """Add a reference row to ``env_id``'s benchmark; ``fn`` is called once per batch size.
+
+    ``fn(batch_size, num_steps, params)`` runs the reference simulator for ``num_steps`` steps
+    of ``batch_size`` envs configured like ``params`` (the env's full parameters, overrides
+    applied) and returns its steps per second, or ``None`` where it cannot (that cell stays
+    empty).
+    """
+    _references.setdefault(env_id, []).append(Reference(label, fn, note))
+
+
+def references_for(env_id: str) -> list[Reference]:
+    """The reference rows registered for ``env_id`` (importing its reference adapter)."""
+    import_reference_adapter(env_id)
+    return _references.get(env_id, [])
+
+
+def run_context() -> dict[str, Any]:
+    """What the numbers depend on besides the code: date, machine, software, load.
+
+    The machine is described by CPU model, core count and memory only (no host name).
+    ``cpu_affinity`` lists the cores this process may run on (``taskset``): XLA sizes its
+    CPU thread pool by it, which changes the speed a lot on small machines.
+    """
+    device = jax.devices()[0]
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "cpu_model": _cpu_model(),
+        "cpu_cores": os.cpu_count(),
+        "cpu_affinity": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+        else None,
+        "memory_gib": _memory_gib(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "os": f"{platform.system()} {platform.release()}",
+        "python_version": platform.python_version(),
+        "jax_version": jax.__version__,
+        "jaxlib_version": jaxlib.__version__,
+        "jaxenvs_version": jaxenvs.__version__,
+        "platform": device.platform,
+        "device_kind": device.device_kind,
+        "device_count": jax.device_count(),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _memory_gib() -> float | None:
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemTotal:"):
+                    return round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _rollout(env, params, num_steps: int):
+    """A jitted ``(keys, states) -> final carry``: ``num_steps`` random-action steps of the
+    batch of envs whose per-env keys and states it is given."""
+    space = env.action_space(params)
+
+    def env_step(key, state):
+        key, action_key, step_key = jax.random.split(key, 3)
+        obs, state, reward, terminated, truncated, _ = env.step(
+            step_key, state, space.sample(action_key), params)
+        return key, state, (obs, reward, terminated, truncated)
+
+    batch_step = jax.vmap(env_step)
+
+    def body(carry, _):
+        keys, states, _ = carry
+        return batch_step(keys, states), None
+
+    def rollout(keys, states):
+        transition_shape = jax.eval_shape(batch_step, keys, states)[2]
+        transition = jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), transition_shape)
+        return jax.lax.scan(body, (keys, states, transition), None, length=num_steps)[0]
+
+    return jax.jit(rollout)
+
+
+def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
+               ) -> tuple[float, list[float]]:
+    """Compile the rollout and time it: ``(compile_seconds, [seconds per timed run])``.
+
+    One untimed run precedes the timed ones, so first-execution costs (allocation, thread
+    start-up) are not counted.
+    """
+    reset_key, rollout_key = jax.random.split(jax.random.key(0))
+    _, states = jax.vmap(env.reset, in_axes=(0, None))(
+        jax.random.split(reset_key, batch_size), params)
+    keys = jax.random.split(rollout_key, batch_size)
+    start = time.perf_counter()
+    compiled = _rollout(env, params, num_steps).lower(keys, states).compile()
+    compile_seconds = time.perf_counter() - start
+    jax.block_until_ready(compiled(keys, states))
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(keys, states))
+        seconds.append(time.perf_counter() - start)
+    return compile_seconds, seconds
+
+
+def _calibrated_num_steps(env, params, batch_size: int) -> int:
+    """Steps for one run of ``batch_size`` envs to last about ``TARGET_RUN_SECONDS``.
+
+    Rounded to two significant digits, so the tables show plain numbers.
+    """
+    probe_steps = max(MIN_STEPS, CALIBRATION_ENV_STEPS // batch_size)
+    _, seconds = _time_runs(env, params, batch_size, probe_steps, repeats=2)
+    steps = max(MIN_STEPS, round(probe_steps * TARGET_RUN_SECONDS / min(seconds)))
+    scale = 10 ** max(0, int(math.log10(steps)) - 1)
+    return round(steps / scale) * scale
+
+
+def measure_sps(
+    env_id: str,
+    batch_sizes: Sequence[int] = DEFAULT_BATCH_SIZES,
+    num_steps: int | None = None,
+    repeats: int = DEFAULT_REPEATS,
+    param_overrides: Mapping[str, Any] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Measure ``env_id``'s random-action steps per second at each batch size.
+
+    ``num_steps`` is the scan length of every run (``None``: calibrated per batch size to
+    last about ``TARGET_RUN_SECONDS``); ``param_overrides`` go to ``jaxenvs.make``. Returns
+    one record per batch size, in order, each also passed to ``progress`` when it is done:
+    ``env_id``, ``param_overrides``, ``batch_size``, ``num_steps``, ``repeats``, ``sps_median``,
+    ``sps_best``, ``compile_seconds``, ``run_seconds`` (each timed run), ``load_average``
+    (1, 5 and 15 min, just before the measurement), ``references`` (``label``, ``note``,
+    ``sps`` and ``ratio`` = our median / ``sps``, for each registered reference with a figure
+    here) and ``context`` (``run_context()``, the same for every record).
+
+    Raises ``ValueError`` for an unknown env id or invalid parameters, and for batch sizes,
+    steps or repeats below 1.
+    """
+    overrides = dict(param_overrides or {})
+    env, params = jaxenvs.make(env_id, **overrides)
+    if (min(batch_sizes, default=0) < 1 or repeats < 1
+            or (num_steps is not None and num_steps < 1)):
+        raise ValueError("batch sizes, steps and repeats must be >= 1 "
+                         f"(got {list(batch_sizes)}, {num_steps}, {repeats})")
+    context = run_context()
+    records = []
+    for batch_size in batch_sizes:
+        load_average = [round(x, 2) for x in os.getloadavg()]
+        steps = num_steps if num_steps is not None else _calibrated_num_steps(
+            env, params, batch_size)
+        compile_seconds, seconds = _time_runs(env, params, batch_size, steps, repeats)
+        sps_median = batch_size * steps / statistics.median(seconds)
+        references = []
+        for reference in references_for(env_id):
+            sps = reference.fn(batch_size, steps, params)
+            if sps is not None:
+                references.append({"label": reference.label, "note": reference.note,
+                                   "sps": sps, "ratio": sps_median / sps})
+        record = {
+            "env_id": env_id,
+            "param_overrides": overrides,
+            "batch_size": batch_size,
+            "num_steps": steps,
+            "repeats": repeats,
+            "sps_median": sps_median,
+            "sps_best": batch_size * steps / min(seconds),
+            "compile_seconds": compile_seconds,
+            "run_seconds": seconds,
+            "load_average": load_average,
+            "references": references,
+            "context": context,
+        }
+        records.append(record)
+        if progress is not None:
+            progress(record)
+    return records
+
+
+def device_tag(context: Mapping[str, Any]) -> str:
+    """The device part of a result's name: the platform (``cpu``, ``gpu``, ``tpu``), and for
+    a CPU run restricted to fewer cores than the machine has, ``-<n>core`` (``cpu-1core``)."""
+    affinity = context["cpu_affinity"]
+    if context["platform"] == "cpu" and affinity and len(affinity) < context["cpu_cores"]:
+        return f"cpu-{len(affinity)}core"
+    return context["platform"]
+
+
+def result_stem(env_id: str, param_overrides: Mapping[str, Any], device: str) -> str:
+    """The results' file name without suffix: ``<env>[-<name><value>...]-<device>``.
+
+    Lower case; the overrides that change a default appear sorted by name, and ``device`` is
+    ``device_tag(context)``, so each configuration has exactly one file and runs of
+    different configurations never overwrite each other: ``pong-cpu``,
+    ``pong-frameskip1-cpu``, ``pong-frameskip1-cpu-1core``, ``pong-max_score5-gpu``.
+    """
+    _, defaults = jaxenvs.make(env_id)
+    parts = [env_id.lower()]
+    for name in sorted(param_overrides):
+        value = param_overrides[name]
+        if value != getattr(defaults, name):
+            text = str(value).lower()
+            parts.append(name.lower() + "".join(c if c.isalnum() or c in "._" else "_"
+                                                for c in text))
+    parts.append(device.lower())
+    return "-".join(parts)
+
+
+def _format_sps(sps: float) -> str:
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if sps >= scale:
+            return f"{sps / scale:.3g}{suffix}"
+    return f"{sps:.3g}"
+
+
+def format_table(records: Sequence[dict[str, Any]]) -> str:
+    """The markdown report of one ``measure_sps`` run: title, table, reference notes, context.
+
+    Columns are batch sizes; rows are our median and best steps per second, steps per timed
+    run, compile time, then each reference's figure and our ratio to it.
+    """
+    first = records[0]
+    context = first["context"]
+    overrides = ", ".join(f"{k}={v}" for k, v in sorted(first["param_overrides"].items()))
+    title = f"# {first['env_id']}{f' ({overrides})' if overrides else ''}: steps per second"
+
+    def row(label: str, cells: Sequence[str]) -> str:
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    lines = [
+        title, "",
+        f"Random actions, full `env.step` with auto-reset, `vmap` over the batch, one "
+        f"`lax.scan` under `jit`; median and best of {first['repeats']} timed runs.", "",
+        row("batch size", [str(r["batch_size"]) for r in records]),
+        row("---", ["--:"] * len(records)),
+        row("jaxenvs, median steps/s", [_format_sps(r["sps_median"]) for r in records]),
+        row("jaxenvs, best steps/s", [_format_sps(r["sps_best"]) for r in records]),
+        row("steps per timed run", [f"{r['num_steps']:,}" for r in records]),
+        row("compile time (s)", [f"{r['compile_seconds']:.2f}" for r in records]),
+    ]
+    notes = {x["label"]: x["note"] for r in records for x in r["references"]}
+    for label in notes:
+        found = [next((x for x in r["references"] if x["label"] == label), None)
+                 for r in records]
+        lines.append(row(label, [_format_sps(x["sps"]) if x else "" for x in found]))
+        lines.append(row(f"jaxenvs median / {label}",
+                         [f"{x['ratio']:.2f}" if x else "" for x in found]))
+    lines.append("")
+    lines += [f"- {label}: {note}" for label, note in notes.items() if note]
+    load = [r["load_average"][0] for r in records]
+    lines += [
+        f"- Date (UTC): {context['date_utc']}",
+        f"- Machine: {context['cpu_model']}, {context['cpu_cores']} cores, "
+        f"{context['memory_gib']} GiB memory; {context['os']}; cores this process may "
+        f"use (affinity): {context['cpu_affinity']}",
+        f"- Device: {context['platform']} ({context['device_kind']}) x "
+        f"{context['device_count']}",
+        f"- Software: jax {context['jax_version']}, jaxlib {context['jaxlib_version']}, "
+        f"Python {context['python_version']}, jaxenvs {context['jaxenvs_version']}",
+        f"- Load average (1 min) before each batch size (from the second on it includes "
+        f"this run's own process, about 1): "
+        + ", ".join(f"{x:.2f}" for x in load),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_results(records: Sequence[dict[str, Any]], out_dir: Path) -> tuple[Path, Path]:
+    """Write ``<stem>.json`` (context + records) and ``<stem>.md`` (``format_table``).
+
+    Returns the two paths. The JSON holds the context once, beside records without it.
+    """
+    first = records[0]
+    context = first["context"]
+    stem = result_stem(first["env_id"], first["param_overrides"], device_tag(context))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out_dir / f"{stem}.json", out_dir / f"{stem}.md"
+    document = {"context": context,
+                "records": [{k: v for k, v in r.items() if k != "context"} for r in records]}
+    json_path.write_text(json.dumps(document, indent=2) + "\n")
+    md_path.write_text(format_table(records))
+    return json_path, md_path
+
+
+def parse_param(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` -> ``(NAME, value)``, the value a bool (true/false), int, float or str."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    if raw.lower() in ("true", "false"):
+        return name, raw.lower() == "true"
+    for convert in (int, float):
+        try:
+            return name, convert(raw)
+        except ValueError:
+            pass
+    return name, raw
+
+
+def add_measurement_options(parser: argparse.ArgumentParser) -> None:
+    """Every option except the env selector (``jaxenvs bench`` and ``benchmarks/sps.py``)."""
+    parser.add_argument("--batch-sizes", metavar="N", type=int, nargs="+",
+                        default=list(DEFAULT_BATCH_SIZES),
+                        help="numbers of vmapped envs (default: %(default)s)")
+    parser.add_argument("--steps", metavar="N", type=int, default=None,
+                        help="scan steps per run (default: sized so a run lasts about "
+                             f"{TARGET_RUN_SECONDS:g} s)")
+    parser.add_argument("--repeats", metavar="R", type=int, default=DEFAULT_REPEATS,
+                        help="timed runs per batch size (default: %(default)s)")
+    parser.add_argument("--param", metavar="NAME=VALUE", type=parse_param, action="append",
+                        default=[], help="override an env parameter, e.g. frameskip=1 "
+                                         "(repeatable)")
+    parser.add_argument("--out", metavar="DIR", type=Path, default=DEFAULT_OUT,
+                        help="directory for the .json and .md results (default: %(default)s)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("env", metavar="ENV", help="environment id, e.g. Pong")
+    add_measurement_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure, print progress and the table, write the results. Exit status 2 on bad input."""
+    def progress(record: dict[str, Any]) -> None:
+        references = "".join(f"; {x['label']}: {_format_sps(x['sps'])} (ours/ref "
+                             f"{x['ratio']:.2f})" for x in record["references"])
+        print(f"{record['env_id']} batch {record['batch_size']:>6}: "
+              f"{_format_sps(record['sps_median'])} steps/s median, "
+              f"{_format_sps(record['sps_best'])} best ({record['repeats']} x "
+              f"{record['num_steps']:,} steps; compile {record['compile_seconds']:.2f} s; "
+              f"load {record['load_average'][0]:.2f}){references}", flush=True)
+
+    try:
+        records = measure_sps(args.env, args.batch_sizes, args.steps, args.repeats,
+                              dict(args.param), progress)
+    except ValueError as error:
+        print(f"jaxenvs bench: {error}", file=sys.stderr)
+        return 2
+    json_path, md_path = write_results(records, args.out)
+    print()
+    print(format_table(records))
+    print(f"wrote {json_path} and {md_path}")
+    return 0

@@ -1,0 +1,53 @@
+"""Smoke test of the benchmark harness: a tiny run writes sane JSON and markdown results."""
+
+from __future__ import annotations
+
+import json
+
+import jaxenvs
+from jaxenvs import bench
+from jaxenvs.cli import main
+
+
+def test_bench_cli_writes_records_and_table(tmp_path, capsys):
+    status = main(["bench", "Pong", "--batch-sizes", "2", "3", "--steps", "4",
+                   "--repeats", "2", "--param", "frameskip=1", "--out", str(tmp_path)])
+    assert status == 0
+
+    stem = bench.result_stem("Pong", {"frameskip": 1}, bench.device_tag(bench.run_context()))
+    document = json.loads((tmp_path / f"{stem}.json").read_text())
+    context = document["context"]
+    for field in ("date_utc", "cpu_model", "cpu_cores", "memory_gib", "jax_version",
+                  "jaxlib_version", "platform", "device_kind", "python_version"):
+        assert context[field], field
+    records = document["records"]
+    assert [r["batch_size"] for r in records] == [2, 3]
+    for record in records:
+        assert record["env_id"] == "Pong"
+        assert record["param_overrides"] == {"frameskip": 1}
+        assert record["num_steps"] == 4
+        assert len(record["run_seconds"]) == 2
+        assert 0 < record["sps_median"] <= record["sps_best"]
+        assert record["compile_seconds"] > 0
+
+    table = (tmp_path / f"{stem}.md").read_text()
+    assert "| jaxenvs, median steps/s |" in table
+    assert context["date_utc"] in table
+    assert "steps/s median" in capsys.readouterr().out
+
+
+def test_result_stem_names_only_changed_params():
+    assert bench.result_stem("Pong", {}, "cpu") == "pong-cpu"
+    assert bench.result_stem("Pong", {"frameskip": 8}, "cpu") == "pong-cpu"
+    assert bench.result_stem("Pong", {"max_score": 5, "frameskip": 1}, "gpu") == \
+        "pong-frameskip1-max_score5-gpu"
+
+
+def test_quoted_pong_reference_only_for_its_configuration():
+    _, params = jaxenvs.make("Pong", frameskip=1)
+    [reference] = bench.references_for("Pong")
+    assert "quoted" in reference.label
+    quoted = reference.fn
+    assert quoted(1024, 10, params) == 23e6
+    assert quoted(64, 10, params) is None
+    assert quoted(1024, 10, params.replace(max_score=5)) is None
