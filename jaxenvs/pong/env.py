@@ -11,10 +11,28 @@ from jaxenvs.pong import core
 from jaxenvs.pong.types import PongParams, PongState
 
 
+def _fmix32(h: jax.Array) -> jax.Array:
+    """MurmurHash3's 32-bit finalizer: a bijective mixer in which every input bit affects
+    every output bit."""
+    h = h ^ (h >> 16)
+    h = h * jnp.uint32(0x85EBCA6B)
+    h = h ^ (h >> 13)
+    h = h * jnp.uint32(0xC2B2AE35)
+    return h ^ (h >> 16)
+
+
 def draw_serve(key: jax.Array, params: PongParams) -> jax.Array:
-    """A serve's vertical speed, uniform over C's two values ``{-1, 0} * ball_initial_speed_y``."""
-    bit = jax.random.bits(key, (), jnp.uint32) & 1
-    return core.serve_vy_from_bit(bit, params)
+    """A serve's vertical speed, uniform over C's two values ``{-1, 0} * ball_initial_speed_y``.
+
+    The bit comes from a hash of the key's words rather than ``jax.random.bits``: a key the
+    env receives is already a threefry output (gymnax splits it in ``step``), and on CPU a
+    threefry draw is a separate loop kernel that cost ~15% of a frameskip-1 step
+    (``benchmarks/README.md``), while the hash fuses with the game's arithmetic.
+    """
+    h = jnp.uint32(0x9E3779B9)
+    for word in jax.random.key_data(key).reshape(-1):
+        h = _fmix32(h ^ word.astype(jnp.uint32))
+    return core.serve_vy_from_bit(h & 1, params)
 
 
 class Pong(Environment):
