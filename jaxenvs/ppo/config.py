@@ -1,0 +1,74 @@
+"""PPO's hyperparameters: one typed, documented config shared by every environment."""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class PPOConfig:
+    """Hyperparameters of ``make_train``. Defaults are PureJaxRL's CartPole settings.
+
+    One update consumes ``num_envs * num_steps`` transitions; ``total_timesteps`` is rounded
+    down to a whole number of updates.
+    """
+
+    total_timesteps: int = 500_000
+    """Environment steps (summed over the batch) of the whole run."""
+    num_envs: int = 4
+    """Environments stepped in parallel (``vmap``)."""
+    num_steps: int = 128
+    """Rollout length per environment between updates."""
+    update_epochs: int = 4
+    """Passes over each rollout."""
+    num_minibatches: int = 4
+    """Minibatches per epoch; must divide ``num_envs * num_steps``."""
+    learning_rate: float = 2.5e-4
+    """Adam step size (at the start, if annealed)."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over the run."""
+    gamma: float = 0.99
+    """Discount factor."""
+    gae_lambda: float = 0.95
+    """GAE's lambda."""
+    clip_eps: float = 0.2
+    """PPO's ratio clipping (also used for the value function)."""
+    ent_coef: float = 0.01
+    """Entropy bonus weight."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Global gradient-norm clip."""
+    hidden_sizes: tuple[int, ...] = (64, 64)
+    """Widths of the actor's and the critic's hidden layers (separate networks)."""
+    activation: str = "tanh"
+    """Hidden activation: ``tanh`` or ``relu``."""
+
+    @property
+    def batch_size(self) -> int:
+        """Transitions per update."""
+        return self.num_envs * self.num_steps
+
+    @property
+    def num_updates(self) -> int:
+        """Whole updates in ``total_timesteps``."""
+        return self.total_timesteps // self.batch_size
+
+    def __post_init__(self) -> None:
+        errors = []
+        for name in ("total_timesteps", "num_envs", "num_steps", "update_epochs",
+                     "num_minibatches"):
+            if getattr(self, name) < 1:
+                errors.append(f"{name} must be >= 1, got {getattr(self, name)}")
+        if not errors and self.batch_size % self.num_minibatches:
+            errors.append(f"num_minibatches ({self.num_minibatches}) must divide "
+                          f"num_envs * num_steps ({self.batch_size})")
+        if not errors and self.num_updates < 1:
+            errors.append(f"total_timesteps ({self.total_timesteps}) is less than one update "
+                          f"(num_envs * num_steps = {self.batch_size})")
+        if not 0 <= self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
+            errors.append("gamma and gae_lambda must lie in [0, 1]")
+        if self.activation not in ("tanh", "relu"):
+            errors.append(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
+        if errors:
+            raise ValueError("Invalid PPOConfig: " + "; ".join(errors))
