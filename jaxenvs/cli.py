@@ -1,4 +1,4 @@
-"""The ``jaxenvs`` command line: ``list``, ``bench``, ``verify``.
+"""The ``jaxenvs`` command line: ``list``, ``bench``, ``verify``, ``train``, ``eval``.
 
 Each verb lives in the module that does the work; that module provides
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status).
@@ -15,6 +15,8 @@ VERBS = {
     "list": ("jaxenvs.cli_list", "list the registered environments"),
     "bench": ("jaxenvs.bench", "measure random-action steps per second"),
     "verify": ("jaxenvs.verify.cli", "check an environment against its reference"),
+    "train": ("jaxenvs.ppo.train_cli", "train PPO on an environment"),
+    "eval": ("jaxenvs.ppo.eval_cli", "evaluate a trained policy"),
 }
 
 

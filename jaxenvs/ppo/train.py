@@ -12,6 +12,9 @@ and ``vmap``ped over seeds. Two points where it departs from PureJaxRL, on purpo
 
 Continuous actions are sampled from a Gaussian and clipped to the action space before they
 reach the environment (the log-probability is that of the unclipped sample).
+
+The env batch is sharded over a device mesh (all visible devices by default; see
+``sharding.py``), so the same ``jit(train)`` runs data-parallel on many devices.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import optax
 from flax import struct
 from flax.training.train_state import TrainState
 from gymnax.environments import spaces
+from jax.sharding import Mesh
 
 from jaxenvs.ppo.config import PPOConfig
 from jaxenvs.ppo.networks import ActorCritic, policy_distribution
+from jaxenvs.ppo.sharding import check_divisible, make_mesh, replicate, shard_envs
 
 
 @struct.dataclass
@@ -74,14 +79,28 @@ def gae(traj: Transition, last_value: jax.Array, gamma: float, lam: float):
     return advantages, advantages + traj.value
 
 
-def make_train(config: PPOConfig, env, env_params) -> Callable[[jax.Array], dict[str, Any]]:
-    """A pure ``train(key) -> {"train_state", "metrics"}`` running all of PPO.
+def make_train(config: PPOConfig, env, env_params,
+               on_update: Callable[[jax.Array, dict[str, jax.Array]], None] | None = None,
+               mesh: Mesh | None = None,
+               ) -> Callable[[jax.Array], dict[str, Any]]:
+    """A pure ``train(key) -> {"train_state", "env_state", "metrics"}`` running all of PPO.
+
+    The env batch is split over ``mesh``'s ``"batch"`` axis (default: ``make_mesh()``, all
+    visible devices; a no-op with one), parameters and optimizer state are replicated; raises
+    ``ValueError`` unless the number of devices divides ``config.num_envs``. ``env_state``
+    holds the final env states, left sharded.
+
+    ``on_update(update_index, metrics)``, if given, is called on the host after every
+    update (through ``jax.debug.callback``), for progress output while the run stays one
+    compiled program.
 
     ``metrics`` holds, per update: ``episode_return`` and ``episode_length`` (means over the
     episodes that ended in that update's rollout; NaN if none did), ``episodes`` (their
     number) and ``loss``, ``value_loss``, ``policy_loss``, ``entropy`` (means over the
     update's minibatches).
     """
+    mesh = make_mesh() if mesh is None else mesh
+    check_divisible(config.num_envs, mesh)
     network = make_network(config, env, env_params)
     space = env.action_space(env_params)
     batch_apply = jax.vmap(network.apply, in_axes=(None, 0))
@@ -113,8 +132,8 @@ def make_train(config: PPOConfig, env, env_params) -> Callable[[jax.Array], dict
         log_prob = policy.log_prob(action)
         next_obs, env_state, reward, terminated, truncated, info = jax.vmap(
             env.step, in_axes=(0, 0, 0, None))(
-            jax.random.split(step_key, config.num_envs), env_state, env_action(action),
-            env_params)
+            shard_envs(jax.random.split(step_key, config.num_envs), mesh), env_state,
+            env_action(action), env_params)
         _, final_value = apply(train_state.params, info["final_observation"])
         bootstrap = truncated & ~terminated
         done = terminated | truncated
@@ -127,6 +146,8 @@ def make_train(config: PPOConfig, env, env_params) -> Callable[[jax.Array], dict
                     done)
         stats = EpisodeStats(jnp.where(done, 0.0, episode_return),
                              jnp.where(done, 0, episode_length))
+        env_state, next_obs, stats, transition, finished = shard_envs(
+            (env_state, next_obs, stats, transition, finished), mesh)
         return (train_state, env_state, next_obs, stats, key), (transition, finished)
 
     def loss_fn(params, batch: Transition, advantages, targets):
@@ -149,24 +170,25 @@ def make_train(config: PPOConfig, env, env_params) -> Callable[[jax.Array], dict
         batch, advantages, targets = minibatch
         (loss, (value_loss, policy_loss, entropy)), grads = jax.value_and_grad(
             loss_fn, has_aux=True)(train_state.params, batch, advantages, targets)
-        return train_state.apply_gradients(grads=grads), jnp.stack(
+        return replicate(train_state.apply_gradients(grads=grads), mesh), jnp.stack(
             [loss, value_loss, policy_loss, entropy])
 
     def update_epoch(carry, _):
         train_state, data, key = carry
         key, perm_key = jax.random.split(key)
         permutation = jax.random.permutation(perm_key, config.batch_size)
-        minibatches = jax.tree.map(
+        minibatches = shard_envs(jax.tree.map(
             lambda x: jnp.take(x, permutation, axis=0).reshape(
-                (config.num_minibatches, -1) + x.shape[1:]), data)
+                (config.num_minibatches, -1) + x.shape[1:]), data), mesh, env_axis=1)
         train_state, losses = jax.lax.scan(update_minibatch, train_state, minibatches)
         return (train_state, data, key), losses
 
-    def update(carry, _):
+    def update(carry, index):
         carry, (traj, finished) = jax.lax.scan(rollout_step, carry, None, config.num_steps)
         train_state, env_state, obs, stats, key = carry
         _, last_value = apply(train_state.params, obs)
-        advantages, targets = gae(traj, last_value, config.gamma, config.gae_lambda)
+        advantages, targets = shard_envs(
+            gae(traj, last_value, config.gamma, config.gae_lambda), mesh, env_axis=1)
         data = jax.tree.map(lambda x: x.reshape((config.batch_size,) + x.shape[2:]),
                             (traj, advantages, targets))
         key, epoch_key = jax.random.split(key)
@@ -175,24 +197,28 @@ def make_train(config: PPOConfig, env, env_params) -> Callable[[jax.Array], dict
         returns, lengths, done = finished
         episodes = done.sum()
         losses = losses.reshape(-1, 4).mean(axis=0)
-        metrics = {
+        metrics = replicate({
             "episode_return": returns.sum() / jnp.where(episodes > 0, episodes, jnp.nan),
             "episode_length": lengths.sum() / jnp.where(episodes > 0, episodes, jnp.nan),
             "episodes": episodes,
             "loss": losses[0], "value_loss": losses[1], "policy_loss": losses[2],
             "entropy": losses[3],
-        }
+        }, mesh)
+        if on_update is not None:
+            jax.debug.callback(on_update, index, metrics)
         return (train_state, env_state, obs, stats, key), metrics
 
     def train(key: jax.Array) -> dict[str, Any]:
         key, init_key, reset_key = jax.random.split(key, 3)
-        reset_keys = jax.random.split(reset_key, config.num_envs)
+        reset_keys = shard_envs(jax.random.split(reset_key, config.num_envs), mesh)
         obs, env_state = jax.vmap(env.reset, in_axes=(0, None))(reset_keys, env_params)
         params = network.init(init_key, jax.tree.map(lambda x: x[0], obs))
-        train_state = TrainState.create(apply_fn=network.apply, params=params, tx=tx)
+        train_state = replicate(
+            TrainState.create(apply_fn=network.apply, params=params, tx=tx), mesh)
         stats = EpisodeStats(jnp.zeros(config.num_envs), jnp.zeros(config.num_envs, jnp.int32))
-        carry = (train_state, env_state, obs, stats, key)
-        (train_state, *_), metrics = jax.lax.scan(update, carry, None, config.num_updates)
-        return {"train_state": train_state, "metrics": metrics}
+        carry = (train_state, *shard_envs((env_state, obs, stats), mesh), key)
+        (train_state, env_state, *_), metrics = jax.lax.scan(
+            update, carry, jnp.arange(config.num_updates))
+        return {"train_state": train_state, "env_state": env_state, "metrics": metrics}
 
     return train
