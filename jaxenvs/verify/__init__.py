@@ -25,6 +25,7 @@ from jaxenvs.verify.suite import (
     register_suite,
     run_suite,
 )
+from jaxenvs.verify.tost import TostResult, tost
 
 __all__ = [
     "EXACT",
@@ -36,6 +37,7 @@ __all__ = [
     "SuiteOptions",
     "SuiteResult",
     "Tolerance",
+    "TostResult",
     "available_suites",
     "compare_trajectories",
     "format_agreement_table",
@@ -43,4 +45,5 @@ __all__ = [
     "get_suite",
     "register_suite",
     "run_suite",
+    "tost",
 ]
