@@ -43,6 +43,13 @@ class PPOConfig:
     """Widths of the actor's and the critic's hidden layers (separate networks)."""
     activation: str = "tanh"
     """Hidden activation: ``tanh`` or ``relu``."""
+    normalize_observations: bool = False
+    """Train on observations normalized by running statistics shared across the env batch
+    (``jaxenvs.wrappers.NormalizeObservation``); the statistics are saved with the checkpoint
+    and applied, frozen, at evaluation."""
+    scale_rewards: bool = False
+    """Divide rewards by the running std of the discounted return
+    (``jaxenvs.wrappers.ScaleReward``); logged returns stay in the env's own units."""
 
     @property
     def batch_size(self) -> int:

@@ -9,10 +9,11 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from jaxenvs.ppo.checkpoint import config_from_description, load_checkpoint
+from jaxenvs.ppo.checkpoint import config_from_description, load_checkpoint, load_obs_stats
 from jaxenvs.ppo.defaults import make_env
 from jaxenvs.ppo.evaluate import episode_returns
 from jaxenvs.ppo.train import make_network
+from jaxenvs.wrappers import NormalizeObservation, RunningMeanStd
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,20 +26,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--greedy", action="store_true", help="most likely action")
 
 
+def load_policy(env_id: str, checkpoint: Path):
+    """``(env, env_params, network, params)`` of a checkpoint trained on ``env_id``; the env
+    normalizes observations with the saved, frozen statistics if the run did."""
+    _, description = load_checkpoint(checkpoint)
+    if description["env_id"] != env_id:
+        raise ValueError(f"{checkpoint} was trained on {description['env_id']}, not {env_id}")
+    env, env_params = make_env(env_id, **description["env_overrides"])
+    config = config_from_description(description)
+    network = make_network(config, env, env_params)
+    obs, _ = env.reset(jax.random.key(0), env_params)
+    params, _ = load_checkpoint(checkpoint, network.init(jax.random.key(0), obs))
+    if config.normalize_observations:
+        stats = load_obs_stats(checkpoint, RunningMeanStd.for_observation(obs))
+        env = NormalizeObservation(env, frozen_stats=stats)
+    return env, env_params, network, params
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        _, description = load_checkpoint(args.checkpoint)
-        if description["env_id"] != args.env:
-            raise ValueError(f"{args.checkpoint} was trained on {description['env_id']}, "
-                             f"not {args.env}")
-        env, env_params = make_env(args.env, **description["env_overrides"])
+        env, env_params, network, params = load_policy(args.env, args.checkpoint)
     except (FileNotFoundError, ValueError) as error:
         print(f"jaxenvs eval: {error}", file=sys.stderr)
         return 2
-    network = make_network(config_from_description(description), env, env_params)
-    obs, _ = env.reset(jax.random.key(0), env_params)
-    template = network.init(jax.random.key(0), obs)
-    params, _ = load_checkpoint(args.checkpoint, template)
     returns = episode_returns(network, params, env, env_params, jax.random.key(args.seed),
                               args.episodes, args.max_steps, args.greedy)
     finished = returns[np.isfinite(returns)]

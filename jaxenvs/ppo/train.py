@@ -10,6 +10,10 @@ and ``vmap``ped over seeds. Two points where it departs from PureJaxRL, on purpo
 * **Action masks.** If the observation carries a boolean ``action_mask``, illegal actions get
   a large negative logit, so they are never sampled and the loss stays finite.
 
+Observation normalization and reward scaling, when the config asks for them, are the
+wrappers of ``jaxenvs.wrappers``, applied by ``training_env`` with their statistics shared
+across the env batch (the batch is ``vmap``ped with ``axis_name=ENV_AXIS``).
+
 Continuous actions are sampled from a Gaussian and clipped to the action space before they
 reach the environment (the log-probability is that of the unclipped sample).
 
@@ -32,6 +36,10 @@ from jax.sharding import Mesh
 from jaxenvs.ppo.config import PPOConfig
 from jaxenvs.ppo.networks import ActorCritic, policy_distribution
 from jaxenvs.ppo.sharding import check_divisible, make_mesh, replicate, shard_envs
+from jaxenvs.wrappers import NormalizeObservation, ScaleReward
+
+#: ``vmap`` axis name of the env batch, over which the wrappers share their statistics.
+ENV_AXIS = "envs"
 
 
 @struct.dataclass
@@ -62,6 +70,16 @@ def make_network(config: PPOConfig, env, env_params) -> ActorCritic:
     continuous = isinstance(space, spaces.Box)
     action_dim = int(space.shape[0]) if continuous else int(space.n)
     return ActorCritic(action_dim, continuous, tuple(config.hidden_sizes), config.activation)
+
+
+def training_env(config: PPOConfig, env):
+    """``env`` wrapped as ``config`` asks: rewards scaled first, observations normalized last
+    (outermost, so a trained run's ``env_state.obs_stats`` holds the observation statistics)."""
+    if config.scale_rewards:
+        env = ScaleReward(env, config.gamma, axis_name=ENV_AXIS)
+    if config.normalize_observations:
+        env = NormalizeObservation(env, axis_name=ENV_AXIS)
+    return env
 
 
 def gae(traj: Transition, last_value: jax.Array, gamma: float, lam: float):
@@ -102,6 +120,7 @@ def make_train(config: PPOConfig, env, env_params,
     mesh = make_mesh() if mesh is None else mesh
     check_divisible(config.num_envs, mesh)
     network = make_network(config, env, env_params)
+    env = training_env(config, env)
     space = env.action_space(env_params)
     batch_apply = jax.vmap(network.apply, in_axes=(None, 0))
 
@@ -131,7 +150,7 @@ def make_train(config: PPOConfig, env, env_params,
         action = policy.sample(seed=action_key)
         log_prob = policy.log_prob(action)
         next_obs, env_state, reward, terminated, truncated, info = jax.vmap(
-            env.step, in_axes=(0, 0, 0, None))(
+            env.step, in_axes=(0, 0, 0, None), axis_name=ENV_AXIS)(
             shard_envs(jax.random.split(step_key, config.num_envs), mesh), env_state,
             env_action(action), env_params)
         _, final_value = apply(train_state.params, info["final_observation"])
@@ -140,7 +159,7 @@ def make_train(config: PPOConfig, env, env_params,
         transition = Transition(
             obs=obs, action=action, log_prob=log_prob, value=value,
             reward=reward + config.gamma * final_value * bootstrap, done=done)
-        episode_return = stats.episode_return + reward
+        episode_return = stats.episode_return + info.get("unscaled_reward", reward)
         episode_length = stats.episode_length + 1
         finished = (jnp.where(done, episode_return, 0.0), jnp.where(done, episode_length, 0),
                     done)
@@ -211,7 +230,8 @@ def make_train(config: PPOConfig, env, env_params,
     def train(key: jax.Array) -> dict[str, Any]:
         key, init_key, reset_key = jax.random.split(key, 3)
         reset_keys = shard_envs(jax.random.split(reset_key, config.num_envs), mesh)
-        obs, env_state = jax.vmap(env.reset, in_axes=(0, None))(reset_keys, env_params)
+        obs, env_state = jax.vmap(env.reset, in_axes=(0, None), axis_name=ENV_AXIS)(
+            reset_keys, env_params)
         params = network.init(init_key, jax.tree.map(lambda x: x[0], obs))
         train_state = replicate(
             TrainState.create(apply_fn=network.apply, params=params, tx=tx), mesh)

@@ -23,6 +23,7 @@ import numpy as np
 from jaxenvs.bench import parse_param
 from jaxenvs.ppo.checkpoint import save_checkpoint
 from jaxenvs.ppo.defaults import default_config, make_env
+from jaxenvs.ppo.sharding import maybe_initialize_distributed
 from jaxenvs.ppo.train import make_train
 
 
@@ -39,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=[], help="env parameter override (repeatable)")
     parser.add_argument("--set", metavar="NAME=VALUE", type=parse_param, action="append",
                         default=[], help="PPOConfig field override, e.g. learning_rate=1e-3")
+    parser.add_argument("--distributed", action="store_true",
+                        help="multi-host run: call jax.distributed.initialize() (configured "
+                             "from the cluster environment) and train over every host's devices")
 
 
 class Progress:
@@ -91,6 +95,7 @@ def save_learning_curve(history: list[dict[str, float]], path: Path, title: str)
 
 
 def run(args: argparse.Namespace) -> int:
+    maybe_initialize_distributed(args.distributed)
     try:
         env_overrides = dict(args.param)
         env, env_params = make_env(args.env, **env_overrides)
@@ -106,14 +111,17 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / f"{args.env}-seed{args.seed}"
     progress = Progress(config.batch_size, config.num_updates, args.log_every)
     print(f"training PPO on {args.env}: {config.num_updates} updates of "
-          f"{config.num_envs} envs x {config.num_steps} steps on {jax.devices()[0].platform}",
-          flush=True)
+          f"{config.num_envs} envs x {config.num_steps} steps on {jax.device_count()} "
+          f"{jax.devices()[0].platform} device(s)", flush=True)
     train = jax.jit(make_train(config, env, env_params, on_update=progress))
     output = jax.block_until_ready(train(jax.random.key(args.seed)))
     seconds = time.perf_counter() - progress.start
     out.mkdir(parents=True, exist_ok=True)
+    obs_stats = None
+    if config.normalize_observations:  # shared by the batch: every env holds the same copy
+        obs_stats = jax.tree.map(lambda x: x[0], output["env_state"].obs_stats)
     save_checkpoint(out, output["train_state"].params, env_id=args.env,
-                    env_overrides=env_overrides, config=config)
+                    env_overrides=env_overrides, config=config, obs_stats=obs_stats)
     progress.history.sort(key=lambda row: row["update"])  # callbacks may arrive unordered
     (out / "metrics.json").write_text(json.dumps(progress.history, indent=1) + "\n")
     plotted = save_learning_curve(progress.history, out / "learning_curve.png",

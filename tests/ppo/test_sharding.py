@@ -4,6 +4,7 @@ The device count is fixed when JAX starts, so the runs happen in a subprocess (t
 as a script) with 4 host CPU devices; it saves its results, which the tests compare.
 """
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -26,16 +27,24 @@ def _main(out_dir: str) -> None:
     env, params = gymnax.make("CartPole-v1")
     config = PPOConfig(num_envs=8, num_steps=16, total_timesteps=4 * 8 * 16)
     facts = {"devices": jax.device_count()}
+    # The wrappers' batch statistics (lax.pmean over the vmapped env axis) must be global too.
+    wrapped = dataclasses.replace(config, normalize_observations=True, scale_rewards=True)
     for n in (DEVICES, 1):
-        out = jax.jit(make_train(config, env, params, mesh=make_mesh(jax.devices()[:n])))(
-            jax.random.key(0))
-        flat = {f"metrics/{k}": v for k, v in out["metrics"].items()}
-        leaves = jax.tree_util.tree_leaves_with_path(out["train_state"].params)
-        flat |= {f"params{jax.tree_util.keystr(p)}": v for p, v in leaves}
+        flat = {}
+        for prefix, run_config in (("", config), ("wrapped/", wrapped)):
+            out = jax.jit(make_train(run_config, env, params,
+                                     mesh=make_mesh(jax.devices()[:n])))(jax.random.key(0))
+            flat |= {f"{prefix}metrics/{k}": v for k, v in out["metrics"].items()}
+            leaves = jax.tree_util.tree_leaves_with_path(out["train_state"].params)
+            flat |= {f"{prefix}params{jax.tree_util.keystr(p)}": v for p, v in leaves}
+            if prefix:
+                flat[f"{prefix}obs_mean"] = out["env_state"].obs_stats.mean
+            else:
+                x = out["env_state"].x
+                facts[f"env_state_devices_{n}"] = len(x.sharding.device_set)
+                facts[f"env_state_shard_shapes_{n}"] = [
+                    s.data.shape for s in x.addressable_shards]
         np.savez(os.path.join(out_dir, f"run{n}.npz"), **jax.device_get(flat))
-        x = out["env_state"].x
-        facts[f"env_state_devices_{n}"] = len(x.sharding.device_set)
-        facts[f"env_state_shard_shapes_{n}"] = [s.data.shape for s in x.addressable_shards]
     try:
         make_train(PPOConfig(num_envs=6, num_steps=16, total_timesteps=4 * 6 * 16), env,
                    params)

@@ -8,9 +8,11 @@ import pytest
 
 from jaxenvs.cli import main
 from jaxenvs.ppo import PPOConfig
-from jaxenvs.ppo.checkpoint import config_from_description, load_checkpoint, save_checkpoint
+from jaxenvs.ppo.checkpoint import (config_from_description, load_checkpoint, load_obs_stats,
+                                    save_checkpoint)
 from jaxenvs.ppo.defaults import make_env
 from jaxenvs.ppo.train import make_network
+from jaxenvs.wrappers import RunningMeanStd
 
 
 def test_train_then_eval_cartpole(tmp_path, capsys):
@@ -25,6 +27,31 @@ def test_train_then_eval_cartpole(tmp_path, capsys):
     assert (out / "learning_curve.png").stat().st_size > 1000
     assert main(["eval", "CartPole-v1", "--checkpoint", str(out), "--episodes", "8"]) == 0
     assert "mean return" in capsys.readouterr().out
+
+
+def test_normalized_run_saves_its_observation_statistics_for_eval(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "CartPole-v1", "--total-steps", "4096", "--out", str(out),
+                 "--set", "normalize_observations=true", "--set", "scale_rewards=true"]) == 0
+    env, params = make_env("CartPole-v1")
+    stats = load_obs_stats(out, RunningMeanStd.for_observation(
+        env.reset(jax.random.key(0), params)[0]))
+    assert stats.count == pytest.approx(4 * (8 * 128 + 1), rel=1e-6)  # every obs of the run
+    assert np.all(np.asarray(stats.var) > 0) and np.any(np.asarray(stats.mean) != 0)
+    assert main(["eval", "CartPole-v1", "--checkpoint", str(out), "--episodes", "4"]) == 0
+    assert "mean return" in capsys.readouterr().out
+    (out / "obs_stats.msgpack").unlink()
+    assert main(["eval", "CartPole-v1", "--checkpoint", str(out)]) == 2
+    assert "no obs_stats.msgpack" in capsys.readouterr().err
+
+
+def test_distributed_flag_initializes_jax_distributed_first(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(jax.distributed, "initialize", lambda: calls.append("initialize"))
+    assert main(["train", "CartPole-v1", "--total-steps", "512", "--out", str(tmp_path),
+                 "--distributed"]) == 0
+    assert calls == ["initialize"]
+    assert "on 1 cpu device(s)" in capsys.readouterr().out
 
 
 def test_bad_train_arguments_exit_2(tmp_path, capsys):
