@@ -293,7 +293,7 @@ def result_stem(env_id: str, param_overrides: Mapping[str, Any], device: str) ->
     return "-".join(parts)
 
 
-def _format_sps(sps: float) -> str:
+def format_sps(sps: float) -> str:
     for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if sps >= scale:
             return f"{sps / scale:.3g}{suffix}"
@@ -320,8 +320,8 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         f"`lax.scan` under `jit`; median and best of {first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),
         row("---", ["--:"] * len(records)),
-        row("jaxenvs, median steps/s", [_format_sps(r["sps_median"]) for r in records]),
-        row("jaxenvs, best steps/s", [_format_sps(r["sps_best"]) for r in records]),
+        row("jaxenvs, median steps/s", [format_sps(r["sps_median"]) for r in records]),
+        row("jaxenvs, best steps/s", [format_sps(r["sps_best"]) for r in records]),
         row("steps per timed run", [f"{r['num_steps']:,}" for r in records]),
         row("compile time (s)", [f"{r['compile_seconds']:.2f}" for r in records]),
     ]
@@ -329,7 +329,7 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
     for label in notes:
         found = [next((x for x in r["references"] if x["label"] == label), None)
                  for r in records]
-        lines.append(row(label, [_format_sps(x["sps"]) if x else "" for x in found]))
+        lines.append(row(label, [format_sps(x["sps"]) if x else "" for x in found]))
         lines.append(row(f"jaxenvs median / {label}",
                          [f"{x['ratio']:.2f}" if x else "" for x in found]))
     lines.append("")
@@ -408,11 +408,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Measure, print progress and the table, write the results. Exit status 2 on bad input."""
     def progress(record: dict[str, Any]) -> None:
-        references = "".join(f"; {x['label']}: {_format_sps(x['sps'])} (ours/ref "
+        references = "".join(f"; {x['label']}: {format_sps(x['sps'])} (ours/ref "
                              f"{x['ratio']:.2f})" for x in record["references"])
         print(f"{record['env_id']} batch {record['batch_size']:>6}: "
-              f"{_format_sps(record['sps_median'])} steps/s median, "
-              f"{_format_sps(record['sps_best'])} best ({record['repeats']} x "
+              f"{format_sps(record['sps_median'])} steps/s median, "
+              f"{format_sps(record['sps_best'])} best ({record['repeats']} x "
               f"{record['num_steps']:,} steps; compile {record['compile_seconds']:.2f} s; "
               f"load {record['load_average'][0]:.2f}){references}", flush=True)
 
