@@ -1,0 +1,244 @@
+"""Card effects: one function per opcode, plus the condition that makes it usable.
+
+Trainer effects take ``(game, p, slot, args)`` (``slot`` is the target, or None when the card
+takes none); their conditions ``(game, p, slot, args) -> bool``. Ability effects take
+``(game, p, slot, args)``. Attack effects take ``(game, p, attack, args)`` and return the
+attack's base damage before modifiers (``rules.attack`` adds Giovanni and weakness).
+``RULES.md`` states each effect; the tests in ``tests/tcgjax/test_effects.py`` pin them.
+"""
+
+from __future__ import annotations
+
+from jaxenvs.tcgjax.cards import Attack
+from jaxenvs.tcgjax.effects import EType, Op
+from jaxenvs.tcgjax.reference.state import Choice, ChoiceKind, Game, Status, shuffle
+
+# ---------------------------------------------------------------------------------- trainers
+
+
+def draw(game: Game, p: int, slot, args) -> None:
+    """Professor's Research: draw ``n`` cards, one at a time, each obeying the hand limit."""
+    for _ in range(args[0]):
+        game.players[p].draw()
+
+
+def switch_opponent_active(game: Game, p: int, slot, args) -> None:
+    """Sabrina: the opponent chooses (CHOOSE j, their decision) a Bench Pokémon to swap in."""
+    game.pending.append(Choice(ChoiceKind.SWITCH_IN, 1 - p))
+
+
+def opponent_has_bench(game: Game, p: int, slot, args) -> bool:
+    return bool(game.players[1 - p].bench_slots())
+
+
+def active_damage_bonus(game: Game, p: int, slot, args) -> None:
+    """Giovanni: +amount to this turn's attack damage against the opponent's Active."""
+    game.players[p].active_damage_bonus += args[0]
+
+
+def heal(game: Game, p: int, slot, args) -> None:
+    """Potion, Erika: heal ``amount`` from the target."""
+    game.players[p].slots[slot].heal(args[0])
+
+
+def heal_target_ok(game: Game, p: int, slot, args) -> bool:
+    """A damaged Pokémon of yours, of the required type (``args[1] - 1``; 0 means any)."""
+    mon = game.players[p].slots[slot]
+    return (mon is not None and mon.damage > 0
+            and (args[1] == 0 or mon.card.type == args[1] - 1))
+
+
+def active_to_hand(game: Game, p: int, slot, args) -> None:
+    """Koga: the Active (named Muk or Weezing) goes to the hand, top card first, then the cards
+    under it; attached energy is discarded; the player then promotes (CHOOSE j)."""
+    me = game.players[p]
+    mon = me.slots[0]
+    me.slots[0] = None
+    for card in reversed(mon.cards):
+        me.take_into_hand(card)
+    game.pending.append(Choice(ChoiceKind.PROMOTE, p))
+
+
+def active_named_and_bench(game: Game, p: int, slot, args) -> bool:
+    me = game.players[p]
+    return (me.active is not None and me.active.card.name_index in args[:2]
+            and bool(me.bench_slots()))
+
+
+def coin_until_tails_attach(game: Game, p: int, slot, args) -> None:
+    """Misty: flip until tails; each heads attaches one energy of ``type`` to the target."""
+    mon = game.players[p].slots[slot]
+    heads = 0
+    while game.rng.coin():
+        heads += 1
+        mon.energy[args[0]] += 1
+    game.say(f"P{p} Misty: {heads} heads")
+
+
+def target_of_type(game: Game, p: int, slot, args) -> bool:
+    mon = game.players[p].slots[slot]
+    return mon is not None and mon.card.type == args[0]
+
+
+def random_basic_to_hand(game: Game, p: int, slot, args) -> None:
+    """Poké Ball: ``randint(#Basics in deck)`` picks one of them (in deck order) for the hand;
+    nothing happens (and nothing is drawn from the random source) if the deck has none."""
+    me = game.players[p]
+    basics = [i for i, c in enumerate(me.deck) if c.is_basic]
+    if basics:
+        me.take_into_hand(me.deck.pop(basics[game.rng.randint(len(basics))]))
+
+
+def retreat_discount(game: Game, p: int, slot, args) -> None:
+    """X Speed: this turn the Active's retreat cost is ``amount`` lower (stacks)."""
+    game.players[p].retreat_discount += args[0]
+
+
+def opponent_shuffle_draw(game: Game, p: int, slot, args) -> None:
+    """Red Card: the opponent's hand goes under their deck, the deck is shuffled, they draw n."""
+    opp = game.players[1 - p]
+    opp.deck = shuffle(opp.deck + opp.hand, game.rng)
+    opp.hand = []
+    for _ in range(args[0]):
+        opp.draw()
+
+
+def always(game: Game, p: int, slot, args) -> bool:
+    return True
+
+
+#: op -> (effect, condition, takes a target slot)
+TRAINERS = {
+    Op.DRAW: (draw, always, False),
+    Op.SWITCH_OPPONENT_ACTIVE: (switch_opponent_active, opponent_has_bench, False),
+    Op.ACTIVE_DAMAGE_BONUS: (active_damage_bonus, always, False),
+    Op.HEAL: (heal, heal_target_ok, True),
+    Op.ACTIVE_TO_HAND: (active_to_hand, active_named_and_bench, False),
+    Op.COIN_UNTIL_TAILS_ATTACH: (coin_until_tails_attach, target_of_type, True),
+    Op.RANDOM_BASIC_TO_HAND: (random_basic_to_hand, always, False),
+    Op.RETREAT_DISCOUNT: (retreat_discount, always, False),
+    Op.OPPONENT_SHUFFLE_DRAW: (opponent_shuffle_draw, always, False),
+}
+
+# --------------------------------------------------------------------------------- abilities
+
+
+def zone_attach_to_active(game: Game, p: int, slot, args) -> None:
+    """Psy Shadow: one energy of ``type`` (not the turn's Zone energy) onto the Active."""
+    game.players[p].active.energy[args[0]] += 1
+
+
+def active_is_type(game: Game, p: int, slot, args) -> bool:
+    active = game.players[p].active
+    return active is not None and active.card.type == args[0]
+
+
+def poison_if_active(game: Game, p: int, slot, args) -> None:
+    """Gas Leak: the opponent's Active becomes Poisoned."""
+    game.players[1 - p].active.add_status(Status.POISONED)
+
+
+def is_active(game: Game, p: int, slot, args) -> bool:
+    return slot == 0 and game.players[1 - p].active is not None
+
+
+#: op -> (effect, condition); an ability is usable once per turn per Pokémon.
+ABILITIES = {
+    Op.ZONE_ATTACH_TO_ACTIVE: (zone_attach_to_active, active_is_type),
+    Op.POISON_IF_ACTIVE: (poison_if_active, is_active),
+}
+
+# ----------------------------------------------------------------------------------- attacks
+
+
+def plain(game: Game, p: int, attack: Attack, args) -> int:
+    """No effect text: the printed damage."""
+    return attack.damage
+
+
+def defender_cant_retreat(game: Game, p: int, attack: Attack, args) -> int:
+    """Corner: the opponent's Active cannot retreat during the next turn."""
+    game.players[1 - p].active.cant_retreat_turn = game.turn + 1
+    return attack.damage
+
+
+def opponent_bench_damage(game: Game, p: int, attack: Attack, args) -> int:
+    """Blizzard: ``amount`` to each opponent Benched Pokémon (no weakness, no Giovanni)."""
+    opp = game.players[1 - p]
+    for j in opp.bench_slots():
+        opp.slots[j].damage += args[0]
+    return attack.damage
+
+
+def extra_energy(energy: list[int], cost: tuple[int, ...], etype: int) -> int:
+    """Energy of ``etype`` left over after paying ``cost``, paying Colorless with other types
+    first."""
+    other = sum(energy) - energy[etype] - sum(
+        n for t, n in enumerate(cost) if t not in (etype, EType.COLORLESS))
+    colorless_from_etype = max(0, cost[EType.COLORLESS] - other)
+    return energy[etype] - cost[etype] - colorless_from_etype
+
+
+def extra_energy_bonus(game: Game, p: int, attack: Attack, args) -> int:
+    """Hydro Bazooka: +bonus if at least ``count`` extra energy of ``type`` is attached."""
+    etype, count, bonus = args
+    extra = extra_energy(game.players[p].active.energy, attack.cost, etype)
+    return attack.damage + (bonus if extra >= count else 0)
+
+
+def discard_own_energy(game: Game, p: int, attack: Attack, args) -> int:
+    """Ember, Crimson Storm, Psydrive: discard ``count`` energy of ``type`` (as many as there
+    are, if fewer)."""
+    energy = game.players[p].active.energy
+    energy[args[0]] -= min(args[1], energy[args[0]])
+    return attack.damage
+
+
+def coin_bonus(game: Game, p: int, attack: Attack, args) -> int:
+    """Tropical Swing: one coin, heads +bonus."""
+    return attack.damage + (args[0] if game.rng.coin() else 0)
+
+
+def coins_zone_attach_bench(game: Game, p: int, attack: Attack, args) -> int:
+    """Inferno Dance: flip ``coins``; per heads the attacker chooses (CHOOSE j) a Benched
+    Pokémon of ``type`` to get one such energy. Without one, the energy is lost."""
+    coins, etype = args[0], args[1]
+    heads = sum(game.rng.coin() for _ in range(coins))
+    me = game.players[p]
+    targets = [j for j in me.bench_slots() if me.slots[j].card.type == etype]
+    game.say(f"P{p} Inferno Dance: {heads} heads")
+    if targets:
+        game.pending.extend(Choice(ChoiceKind.ATTACH_BENCH, p, EType(etype))
+                            for _ in range(heads))
+    return attack.damage
+
+
+def damage_per_own_bench(game: Game, p: int, attack: Attack, args) -> int:
+    """Circle Circuit: ``per`` for each of your Benched Pokémon of ``type``."""
+    me = game.players[p]
+    return args[0] * sum(me.slots[j].card.type == args[1] for j in me.bench_slots())
+
+
+def heal_self(game: Game, p: int, attack: Attack, args) -> int:
+    """Giant Bloom: heal ``amount`` from the attacker."""
+    game.players[p].active.heal(args[0])
+    return attack.damage
+
+
+def coins_damage(game: Game, p: int, attack: Attack, args) -> int:
+    """Thundering Hurricane: ``per`` for each heads of ``coins`` coins."""
+    return args[1] * sum(game.rng.coin() for _ in range(args[0]))
+
+
+ATTACKS = {
+    Op.NONE: plain,
+    Op.DEFENDER_CANT_RETREAT: defender_cant_retreat,
+    Op.OPPONENT_BENCH_DAMAGE: opponent_bench_damage,
+    Op.EXTRA_ENERGY_BONUS: extra_energy_bonus,
+    Op.DISCARD_OWN_ENERGY: discard_own_energy,
+    Op.COIN_BONUS: coin_bonus,
+    Op.COINS_ZONE_ATTACH_BENCH: coins_zone_attach_bench,
+    Op.DAMAGE_PER_OWN_BENCH: damage_per_own_bench,
+    Op.HEAL_SELF: heal_self,
+    Op.COINS_DAMAGE: coins_damage,
+}

@@ -1,0 +1,135 @@
+"""The card table, the effect encoding and deck validation."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jaxenvs.tcgjax import build_cards
+from jaxenvs.tcgjax.cards import (
+    DeckError, card, card_names, card_table, deck_errors, load_deck, sample_decks)
+from jaxenvs.tcgjax.effects import EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text
+
+SHARED = Path("/work/shared/data/tcgpocket")
+SAMPLE = ["A1-096", "A1-096", "A1-104", "A1-104", "A1-099", "A1-099", "A1-100", "A1-100",
+          "P-A-007", "P-A-007", "P-A-005", "P-A-005", "P-A-001", "P-A-001", "P-A-002",
+          "P-A-002", "A1-225", "A1-225", "A1-223", "P-A-006"]
+
+
+def test_committed_table_is_a_fresh_build():
+    committed = (build_cards.TABLE).read_text(encoding="utf-8")
+    assert committed == build_cards.render_table(), "run python -m jaxenvs.tcgjax.build_cards"
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared data folder not on this machine")
+def test_packaged_source_is_the_shared_file():
+    for name in ("cards_A1_PA.json", "decks.json", "LICENSE-TCGDEX.txt"):
+        assert (build_cards.DATA / name).read_bytes() == (SHARED / name).read_bytes()
+
+
+def test_card_facts():
+    assert len(card_table()) == 386
+    pikachu = card("A1-096")
+    assert (pikachu.name, pikachu.hp, pikachu.type, pikachu.weakness, pikachu.retreat,
+            pikachu.is_ex, pikachu.stage) == ("Pikachu ex", 120, EType.LIGHTNING,
+                                               EType.FIGHTING, 1, True, 0)
+    circuit = pikachu.attacks[0]
+    assert circuit.cost[EType.LIGHTNING] == 2 and sum(circuit.cost) == 2
+    assert (circuit.damage, circuit.damage_mod, circuit.does_damage) == (30, "x", True)
+    assert circuit.effect == (Op.DAMAGE_PER_OWN_BENCH, (30, EType.LIGHTNING, 0))
+    moltres = card("A1-047")
+    assert moltres.attacks[0].does_damage is False and moltres.attacks[0].damage == 0
+    assert moltres.attacks[1].cost[EType.COLORLESS] == 2
+    ivysaur = card("A1-002")
+    assert (ivysaur.stage, ivysaur.evolves_from) == (1, "Bulbasaur")
+    sabrina = card("A1-225")
+    assert sabrina.is_supporter and sabrina.trainer_effect.op == Op.SWITCH_OPPONENT_ACTIVE
+    assert card("P-A-001").trainer_type == "Item"
+    gardevoir = card("A1-132")
+    assert gardevoir.ability_name == "Psy Shadow"
+    assert gardevoir.ability == (Op.ZONE_ATTACH_TO_ACTIVE, (EType.PSYCHIC, 0, 0))
+    koga = card("A1-222").trainer_effect
+    assert [card_names()[i] for i in koga.args[:2]] == ["Muk", "Weezing"]
+
+
+def test_unknown_id_names_it():
+    with pytest.raises(KeyError, match="A9-999"):
+        card("A9-999")
+
+
+def test_the_23_sample_texts_are_exactly_the_implemented_ones():
+    raw = {c["id"]: c for c in json.loads(build_cards.TABLE.read_text())["cards"]}
+    texts = set()
+    for deck in sample_decks().values():
+        for c in deck.cards:
+            entry = raw[c.id]
+            texts.update(a["text"] for a in entry["attacks"] if a["text"])
+            for part in ("ability", "trainer"):
+                if entry[part]:
+                    texts.add(entry[part]["text"])
+    assert len(texts) == 23
+    assert {normalize_text(t) for t in texts} == set(EFFECTS)
+
+
+def test_normalization_of_apostrophes_and_minus():
+    assert normalize_text("opponent\u2019s \u221210\n x") == "opponent's -10 x"
+    # Grapploct's Knock Back (A1-163) writes Sabrina's text with a typographic apostrophe:
+    # it normalizes to the same text, but no attack switches, so it stays unimplemented.
+    knock_back = card("A1-163").attacks[-1].text
+    assert normalize_text(knock_back) in EFFECTS
+    assert encode(knock_back, "attack", list(card_names())) is None
+    assert encode(knock_back, "trainer", list(card_names())).op == Op.SWITCH_OPPONENT_ACTIVE
+    assert card("A1-163").unimplemented == (knock_back,)
+
+
+def test_every_encoded_effect_is_of_its_kind():
+    for c in card_table().values():
+        for a in c.attacks:
+            assert a.effect is None or a.effect.op in OPS_BY_KIND["attack"]
+        assert c.ability is None or c.ability.op in OPS_BY_KIND["ability"]
+        assert c.trainer_effect is None or c.trainer_effect.op in OPS_BY_KIND["trainer"]
+        missing = (sum(a.effect is None for a in c.attacks)
+                   + (c.ability is None and c.ability_name is not None)
+                   + (c.category == "Trainer" and c.trainer_effect is None))
+        assert missing == len(c.unimplemented), c
+
+
+def test_sample_decks_load():
+    decks = sample_decks()
+    assert len(decks) == 6
+    assert all(len(d.cards) == 20 for d in decks.values())
+    assert decks["water-blastoise"].energy == (EType.WATER,)
+
+
+@pytest.mark.parametrize("ids, energy, message", [
+    (SAMPLE[:19], ["Lightning"], "exactly 20 cards, this one has 19"),
+    (SAMPLE[:19] + ["A9-001"], ["Lightning"], "unknown card ids: A9-001"),
+    (SAMPLE[:19] + ["A1-096"], ["Lightning"], "at most 2 copies per name: 3 x Pikachu ex"),
+    # A1-259 is another printing of Pikachu ex: copies count by name.
+    (SAMPLE[:19] + ["A1-259"], ["Lightning"], "3 x Pikachu ex"),
+    (SAMPLE[:6] + ["A1-100", "A1-100"] + SAMPLE[8:], ["Lightning"], None),
+    (SAMPLE, [], "1 to 3 energy types, got 0"),
+    (SAMPLE, ["Lightning", "Water", "Fire", "Grass"], "1 to 3 energy types, got 4"),
+    (SAMPLE, ["Dragon"], "not an Energy Zone type: Dragon"),
+    (SAMPLE, ["Lightning", "Lightning"], "energy types repeat"),
+    (SAMPLE[:4] + ["A1-100", "A1-100"] + SAMPLE[6:], ["Lightning"],
+     "A1-100 Electrode evolves from Voltorb, which is not in the deck"),
+    (SAMPLE[:19] + ["A1-216"], ["Lightning"], "A1-216 Helix Fossil: effect not implemented"),
+    (["P-A-007"] * 2 + ["P-A-005"] * 2 + ["P-A-001"] * 2 + ["P-A-002"] * 2 + ["P-A-006"] * 2
+     + ["A1-225"] * 2 + ["A1-223"] * 2 + ["A1-219"] * 2 + ["A1-220"] * 2 + ["A1-222"] * 2,
+     ["Lightning"], "at least one Basic"),
+])
+def test_deck_errors(ids, energy, message):
+    if message is None:  # the control: this variant is legal
+        assert deck_errors(ids, energy) == []
+        return
+    with pytest.raises(DeckError, match=message.replace("(", r"\(")):
+        load_deck(ids, energy, "test")
+    assert any(message in e for e in deck_errors(ids, energy))
+
+
+def test_unimplemented_effect_is_named():
+    ids = SAMPLE[:19] + ["A1-163"]  # Grapploct (its pre-evolution is missing too)
+    errors = deck_errors(ids, ["Lightning"])
+    assert any("A1-163 Grapploct: effect not implemented: 'Switch out your opponent" in e
+               for e in errors)

@@ -1,0 +1,300 @@
+"""L1: one test per implemented effect text (the 23 texts of the sample decks).
+
+Each test builds a position, plays the card, ability or attack, and checks the known outcome;
+the ScriptedRandomSource fixes every coin and fails on an unexpected one.
+"""
+
+import pytest
+
+from jaxenvs.tcgjax import actions as A
+from jaxenvs.tcgjax.effects import EType
+from jaxenvs.tcgjax.reference import Status, legal_actions, step
+from jaxenvs.tcgjax.reference.positions import player, pokemon, position
+from jaxenvs.tcgjax.rng import ScriptedRandomSource
+
+PIKACHU, ZAPDOS, VOLTORB = "A1-096", "A1-104", "A1-099"
+MEWTWO, RALTS, GARDEVOIR = "A1-129", "A1-130", "A1-132"
+CHARMANDER, CHARIZARD, MOLTRES = "A1-033", "A1-036", "A1-047"
+SQUIRTLE, BLASTOISE, ARTICUNO = "A1-053", "A1-056", "A1-084"
+BULBASAUR, VENUSAUR, EXEGGCUTE, EXEGGUTOR = "A1-001", "A1-004", "A1-021", "A1-023"
+EKANS, ARBOK, KOFFING, WEEZING = "A1-164", "A1-165", "A1-176", "A1-177"
+RESEARCH, POKEBALL, POTION, XSPEED, REDCARD = "P-A-007", "P-A-005", "P-A-001", "P-A-002", "P-A-006"
+SABRINA, GIOVANNI, ERIKA, MISTY, KOGA = "A1-225", "A1-223", "A1-219", "A1-220", "A1-222"
+
+
+def next_turn_rng(**kw):
+    """A source that also answers the next turn's Energy Zone draw."""
+    kw.setdefault("ints", [])
+    kw["ints"] = list(kw["ints"]) + [0]
+    return ScriptedRandomSource(**kw)
+
+# ---------------------------------------------------------------------------------- trainers
+
+
+def test_professor_research_draws_two_within_hand_limit():
+    game = position(player(PIKACHU, hand=[RESEARCH], deck=[VOLTORB, ZAPDOS, POTION]),
+                    player(MEWTWO))
+    step(game, A.play(0))
+    me = game.players[0]
+    assert [c.id for c in me.hand] == [VOLTORB, ZAPDOS] and [c.id for c in me.deck] == [POTION]
+    assert me.supporter_played and [c.id for c in me.discard] == [RESEARCH]
+    # 9 other cards in hand: the second draw stops at the limit of 10.
+    game = position(player(PIKACHU, hand=[RESEARCH] + [POTION] * 9, deck=[VOLTORB, ZAPDOS]),
+                    player(MEWTWO))
+    step(game, A.play(0))
+    assert len(game.players[0].hand) == 10 and [c.id for c in game.players[0].deck] == [ZAPDOS]
+
+
+def test_sabrina_opponent_chooses_new_active():
+    opp_active = pokemon(MEWTWO, statuses=(Status.POISONED,))
+    game = position(player(PIKACHU, hand=[SABRINA]),
+                    player(opp_active, bench=[None, RALTS, VOLTORB], energy=("Psychic",)))
+    step(game, A.play(0))
+    assert game.current_player == 1 and legal_actions(game) == [A.choose(2), A.choose(3)]
+    step(game, A.choose(3))
+    opp = game.players[1]
+    assert opp.active.card.name == "Voltorb" and opp.slots[3] is opp_active
+    assert not opp_active.statuses
+    assert game.current_player == 0 and game.turn == 3  # back to the player's turn
+    # No opponent Bench: not playable.
+    game = position(player(PIKACHU, hand=[SABRINA]), player(MEWTWO))
+    assert A.play(0) not in legal_actions(game)
+
+
+def test_giovanni_adds_ten_to_active_damage_this_turn_only():
+    game = position(player(pokemon(ARTICUNO, energy="WWW"), hand=[GIOVANNI]),
+                    player(ZAPDOS, bench=[VOLTORB]), rng=next_turn_rng())
+    step(game, A.play(0))
+    step(game, A.attack(1))  # Blizzard 80 + 10 (Zapdos ex is weak to {L}, not {W}); Bench 10
+    opp = game.players[1]
+    assert opp.active.damage == 90 and opp.slots[1].damage == 10
+    assert game.players[0].active_damage_bonus == 0  # ended with the turn
+
+
+def test_erika_heals_50_from_a_grass_pokemon():
+    game = position(player(pokemon(PIKACHU, damage=60), bench=[pokemon(BULBASAUR, damage=60),
+                                                            EXEGGCUTE],
+                           hand=[ERIKA], energy=("Grass",)), player(MEWTWO))
+    # Only the damaged Grass Pokémon is a target (Pikachu ex is not Grass, Exeggcute unhurt).
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "play_on"] == [A.play_on(0, 1)]
+    step(game, A.play_on(0, 1))
+    assert game.players[0].slots[1].damage == 10
+
+
+def test_koga_returns_active_weezing_and_its_basic_to_hand():
+    game = position(player(pokemon(KOFFING, WEEZING, damage=50, energy="DD"), bench=[EKANS],
+                           hand=[KOGA], energy=("Darkness",)), player(MEWTWO))
+    step(game, A.play(0))
+    me = game.players[0]
+    assert [c.id for c in me.hand] == [WEEZING, KOFFING] and me.active is None
+    assert game.current_player == 0 and legal_actions(game) == [A.choose(1)]
+    step(game, A.choose(1))
+    assert me.active.card.name == "Ekans" and game.turn == 3
+    # Not playable: Koffing is no Muk/Weezing; or no Bench to promote from.
+    for active, bench in ((KOFFING, [EKANS]), (pokemon(KOFFING, WEEZING), [])):
+        game = position(player(active, bench=bench, hand=[KOGA], energy=("Darkness",)),
+                        player(MEWTWO))
+        assert A.play(0) not in legal_actions(game)
+
+
+def test_koga_into_a_full_hand_discards_the_overflow():
+    game = position(player(pokemon(KOFFING, WEEZING), bench=[EKANS],
+                           hand=[KOGA] + [POTION] * 9, energy=("Darkness",)), player(MEWTWO))
+    step(game, A.play(0))
+    me = game.players[0]
+    assert len(me.hand) == 10 and me.hand[-1].id == WEEZING
+    assert [c.id for c in me.discard] == [KOGA, KOFFING]
+
+
+def test_misty_flips_until_tails():
+    game = position(player(pokemon(SQUIRTLE, energy="W"), bench=[PIKACHU], hand=[MISTY],
+                           energy=("Water",)),
+                    player(MEWTWO), rng=ScriptedRandomSource(coins=[True, True, True, False]))
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "play_on"] == [A.play_on(0, 0)]
+    step(game, A.play_on(0, 0))
+    assert game.players[0].active.energy[EType.WATER] == 4
+    game = position(player(SQUIRTLE, hand=[MISTY], energy=("Water",)), player(MEWTWO),
+                    rng=ScriptedRandomSource(coins=[False]))
+    step(game, A.play_on(0, 0))
+    assert game.players[0].active.energy[EType.WATER] == 0
+
+
+def test_poke_ball_takes_a_random_basic_from_the_deck():
+    game = position(player(PIKACHU, hand=[POKEBALL], deck=[POTION, VOLTORB, "A1-100", ZAPDOS]),
+                    player(MEWTWO), rng=ScriptedRandomSource(ints=[1]))
+    step(game, A.play(0))
+    me = game.players[0]
+    assert game.rng.calls == [("randint", 2, 1)]  # Basics in deck order: Voltorb, Zapdos ex
+    assert [c.id for c in me.hand] == [ZAPDOS]
+    assert [c.id for c in me.deck] == [POTION, VOLTORB, "A1-100"]
+    # No Basic in the deck: playable, nothing happens, no random call.
+    game = position(player(PIKACHU, hand=[POKEBALL], deck=[POTION]), player(MEWTWO))
+    step(game, A.play(0))
+    assert game.players[0].hand == [] and game.rng.calls == []
+
+
+def test_potion_heals_20_from_a_damaged_pokemon():
+    game = position(player(pokemon(PIKACHU, damage=10), bench=[VOLTORB], hand=[POTION]),
+                    player(MEWTWO))
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "play_on"] == [A.play_on(0, 0)]
+    step(game, A.play_on(0, 0))
+    assert game.players[0].active.damage == 0  # not below 0
+
+
+def test_x_speed_lowers_retreat_cost_by_one_this_turn():
+    game = position(player(pokemon(MEWTWO, energy="P"), bench=[VOLTORB], hand=[XSPEED]),
+                    player(PIKACHU), rng=next_turn_rng())
+    assert A.retreat(1) not in legal_actions(game)
+    step(game, A.play(0))
+    assert A.retreat(1) in legal_actions(game)
+    step(game, A.END)
+    assert game.players[0].retreat_discount == 0
+
+
+def test_red_card_shuffles_opponent_hand_into_deck_and_draws_three():
+    game = position(player(PIKACHU, hand=[REDCARD]),
+                    player(MEWTWO, hand=[RALTS, POTION], deck=[RESEARCH, SABRINA]),
+                    rng=ScriptedRandomSource(perms=[[3, 1, 0, 2]]))
+    step(game, A.play(0))
+    opp = game.players[1]
+    # deck + hand = [Research, Sabrina, Ralts, Potion], permuted [3, 1, 0, 2].
+    assert [c.id for c in opp.hand] == [POTION, SABRINA, RESEARCH]
+    assert [c.id for c in opp.deck] == [RALTS]
+    assert game.rng.calls[0][:2] == ("permutation", 4)
+
+# --------------------------------------------------------------------------------- abilities
+
+
+def test_psy_shadow_attaches_psychic_to_psychic_active_once_per_turn():
+    game = position(player(RALTS, bench=[GARDEVOIR, GARDEVOIR], energy=("Psychic",)),
+                    player(PIKACHU))
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "ability"] == [
+        A.ability(1), A.ability(2)]
+    step(game, A.ability(1))
+    step(game, A.ability(2))  # each Gardevoir once
+    assert game.players[0].active.energy[EType.PSYCHIC] == 2
+    assert not any(A.decode(a).kind == "ability" for a in legal_actions(game))
+    game = position(player(PIKACHU, bench=[GARDEVOIR]), player(MEWTWO))  # Active not {P}
+    assert A.ability(1) not in legal_actions(game)
+
+
+def test_gas_leak_poisons_only_from_the_active_spot():
+    game = position(player(WEEZING, bench=[WEEZING], energy=("Darkness",)), player(MEWTWO),
+                    rng=next_turn_rng())
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "ability"] == [A.ability(0)]
+    step(game, A.ability(0))
+    assert game.players[1].active.statuses == {Status.POISONED}
+    assert A.ability(0) not in legal_actions(game)
+    step(game, A.END)  # checkup: poison 10
+    assert game.players[1].active.damage == 10
+
+# ----------------------------------------------------------------------------------- attacks
+
+
+def test_corner_defender_cannot_retreat_next_turn():
+    game = position(player(pokemon(ARBOK, energy="DD"), energy=("Darkness",)),
+                    player(pokemon(PIKACHU, energy="L"), bench=[VOLTORB]),
+                    rng=ScriptedRandomSource(ints=[0, 0, 0]))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == 60 and game.current_player == 1
+    assert A.retreat(1) not in legal_actions(game)
+    step(game, A.END)
+    step(game, A.END)  # turn 5: P1's Pikachu ex may retreat again
+    assert game.turn == 6 and A.retreat(1) in legal_actions(game)
+
+
+def test_blizzard_damages_each_opponent_bench_pokemon():
+    game = position(player(pokemon(ARTICUNO, energy="WWW"), energy=("Water",)),
+                    player(MEWTWO, bench=[pokemon(ZAPDOS, damage=125), None, VOLTORB]),
+                    rng=next_turn_rng())
+    step(game, A.attack(1))
+    opp = game.players[1]
+    assert opp.active.damage == 80 and opp.slots[3].damage == 10  # no weakness on the Bench
+    assert opp.slots[1] is None and game.players[0].points == 2  # Zapdos ex knocked out
+
+
+@pytest.mark.parametrize("energy, damage", [("WWW", 100), ("WWWW", 100), ("WWWWW", 160),
+                                            ("WWWWL", 160), ("WWWLL", 100)])
+def test_hydro_bazooka_needs_two_extra_water(energy, damage):
+    game = position(player(pokemon(BLASTOISE, energy=energy), energy=("Water",)),
+                    player(CHARIZARD, energy=("Fire",)), rng=next_turn_rng())
+    defender = game.players[1].active
+    step(game, A.attack(1))
+    assert defender.damage == damage + 20  # Charizard ex is weak to Water
+
+
+@pytest.mark.parametrize("attacker, energy, k, left", [
+    (CHARIZARD, "RRRR", 1, 2),   # Crimson Storm: discard 2 {R}
+    (CHARMANDER, "RR", 0, 1),    # Ember: discard a {R}
+    (MEWTWO, "PPPP", 1, 2),      # Psydrive: discard 2 {P}
+])
+def test_attacks_that_discard_own_energy(attacker, energy, k, left):
+    game = position(player(pokemon(attacker, energy=energy), energy=("Fire",)),
+                    player("A1-211", energy=("Fire",)), rng=next_turn_rng())  # Snorlax 150 HP
+    defender = game.players[1].active
+    step(game, A.attack(k))
+    assert game.players[0].active.energy_count() == left
+    assert defender.damage == {CHARIZARD: 200, CHARMANDER: 30, MEWTWO: 150}[attacker]
+
+
+def test_crimson_storm_knocks_out_and_discards():
+    game = position(player(pokemon(CHARIZARD, energy="RRRR"), energy=("Fire",)),
+                    player(MEWTWO, bench=[RALTS]), rng=next_turn_rng())
+    step(game, A.attack(1))
+    assert game.players[0].points == 2 and game.players[0].active.energy[EType.FIRE] == 2
+
+
+@pytest.mark.parametrize("coin, damage", [(True, 80), (False, 40)])
+def test_tropical_swing_coin_adds_40(coin, damage):
+    game = position(player(pokemon(EXEGGUTOR, energy="G"), energy=("Grass",)),
+                    player(MEWTWO), rng=next_turn_rng(coins=[coin]))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+def test_inferno_dance_attaches_fire_per_heads_to_benched_fire():
+    game = position(player(pokemon(MOLTRES, energy="R"), bench=[CHARMANDER, BULBASAUR, MOLTRES],
+                           hand=[GIOVANNI], energy=("Fire",)),
+                    player(BULBASAUR), rng=ScriptedRandomSource(coins=[True, False, True]))
+    step(game, A.play(0))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == 0  # no damage printed: no Giovanni, no weakness
+    assert game.current_player == 0 and legal_actions(game) == [A.choose(1), A.choose(3)]
+    step(game, A.choose(3))
+    game.rng = next_turn_rng()  # the 3 coins were all: the next call is turn 4's Zone draw
+    step(game, A.choose(3))
+    me = game.players[0]
+    assert me.slots[3].energy[EType.FIRE] == 2 and me.slots[1].energy[EType.FIRE] == 0
+    assert game.turn == 4 and game.current_player == 1
+    # No benched {R} Pokémon: the energy is lost and the turn ends at once.
+    game = position(player(pokemon(MOLTRES, energy="R"), bench=[BULBASAUR], energy=("Fire",)),
+                    player(BULBASAUR), rng=next_turn_rng(coins=[True, True, True]))
+    step(game, A.attack(0))
+    assert game.turn == 4
+
+
+@pytest.mark.parametrize("bench, damage", [([VOLTORB, ZAPDOS, MEWTWO], 60), ([MEWTWO], 0),
+                                           ([VOLTORB, VOLTORB, VOLTORB], 90)])
+def test_circle_circuit_30_per_benched_lightning(bench, damage):
+    game = position(player(pokemon(PIKACHU, energy="LL"), bench=bench),
+                    player("A1-211"), rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+def test_giant_bloom_heals_30_from_the_attacker():
+    game = position(player(pokemon(BULBASAUR, "A1-002", VENUSAUR, damage=40, energy="GGGG"),
+                           energy=("Grass",)), player("A1-211"), rng=next_turn_rng())
+    step(game, A.attack(1))
+    assert game.players[0].active.damage == 10 and game.players[1].active.damage == 100
+
+
+@pytest.mark.parametrize("coins, damage", [([True, False, True, True], 150),
+                                           ([False] * 4, 0), ([True] * 4, 200)])
+def test_thundering_hurricane_50_per_heads(coins, damage):
+    game = position(player(pokemon(ZAPDOS, energy="LLL"), bench=[VOLTORB]),
+                    player("A1-211", bench=[VOLTORB]), rng=next_turn_rng(coins=coins))
+    defender = game.players[1].active  # Snorlax, 150 HP
+    step(game, A.attack(1))
+    assert defender.damage == damage
+    assert (game.players[1].active is None) == (damage >= 150)
