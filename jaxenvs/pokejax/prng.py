@@ -1,0 +1,136 @@
+"""Showdown's Gen 5 LCG in JAX, with 32-bit unsigned arithmetic only (no x64).
+
+The state is 64 bits, kept as ``uint32[..., 2]`` = (hi, lo); Showdown's seed of four 16-bit
+words ``[a, b, c, d]`` (most significant first) is hi = (a << 16) | b, lo = (c << 16) | d.
+Each step sets s = s * 0x5D588B656C078965 + 0x269EC3 (mod 2**64) and outputs the new hi word.
+The 64-bit product is done on 16-bit limbs, whose partial products fit in 32 bits.
+
+Every function takes the state first and returns the advanced state first, and draws exactly
+as many outputs as Showdown's method of the same name (``sim/prng.ts``):
+
+* ``random(s, n)``: floor(r * n / 2**32), an integer in [0, n);
+* ``random(s, m, n)``: m + floor(r * (n - m) / 2**32);
+* ``random_chance(s, a, b)``: ``random(b) < a``;
+* ``sample(s, length)``: the index ``random(length)`` (the caller picks the item);
+* ``shuffle(s, items, start, end)``: Fisher-Yates from ``start``: for i in [start, end - 2],
+  swap i with ``random(i, end)``; ``start``/``end`` may be traced (one output per swap step).
+
+Arguments may be Python ints or int arrays; results are ``uint32`` (``random_chance``: bool).
+Showdown floors non-integer bounds first; callers pass integers.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import jax
+import jax.numpy as jnp
+
+#: The multiplier and increment as 16-bit limbs, least significant first.
+_MULT = (0x8965, 0x6C07, 0x8B65, 0x5D58)
+_INC = (0x9EC3, 0x0026, 0x0000, 0x0000)
+_MASK16 = jnp.uint32(0xFFFF)
+
+
+def seed(words: Sequence[int]) -> jax.Array:
+    """The LCG state ``uint32[2]`` for Showdown's seed of four 16-bit words."""
+    a, b, c, d = (int(w) for w in words)
+    if not all(0 <= w < 1 << 16 for w in (a, b, c, d)):
+        raise ValueError(f"seed words must be in [0, 65536), got {list(words)}")
+    return jnp.array([(a << 16) | b, (c << 16) | d], dtype=jnp.uint32)
+
+
+def seed_from_words(words: jax.Array) -> jax.Array:
+    """Like ``seed`` for a (traced) ``int[..., 4]`` array of 16-bit words."""
+    w = jnp.asarray(words).astype(jnp.uint32)
+    return jnp.stack([(w[..., 0] << 16) | w[..., 1], (w[..., 2] << 16) | w[..., 3]], axis=-1)
+
+
+def to_words(state: jax.Array) -> jax.Array:
+    """The state as Showdown's four 16-bit words (``prng.getSeed()``), ``uint32[..., 4]``."""
+    hi, lo = state[..., 0], state[..., 1]
+    return jnp.stack([hi >> 16, hi & _MASK16, lo >> 16, lo & _MASK16], axis=-1)
+
+
+def next(state: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """One LCG step: (new state, the raw 32-bit output = the new high word)."""
+    hi, lo = state[..., 0], state[..., 1]
+    s = (lo & _MASK16, lo >> 16, hi & _MASK16, hi >> 16)
+    # column k of the product collects the low halves of s_i * m_j with i + j = k and the high
+    # halves of those with i + j = k - 1; every column sum stays below 2**20
+    cols = [jnp.uint32(inc) for inc in _INC]
+    for i in range(4):
+        for j in range(4 - i):
+            p = s[i] * jnp.uint32(_MULT[j])
+            cols[i + j] = cols[i + j] + (p & _MASK16)
+            if i + j + 1 < 4:
+                cols[i + j + 1] = cols[i + j + 1] + (p >> 16)
+    out = []
+    carry = jnp.uint32(0)
+    for k in range(4):
+        total = cols[k] + carry
+        out.append(total & _MASK16)
+        carry = total >> 16
+    new_hi = (out[3] << 16) | out[2]
+    new_lo = (out[1] << 16) | out[0]
+    return jnp.stack([new_hi, new_lo], axis=-1), new_hi
+
+
+def _mulhi(a: jax.Array, b: jax.Array) -> jax.Array:
+    """floor(a * b / 2**32) for uint32 ``a``, ``b``: the high word of the 64-bit product."""
+    a0, a1 = a & _MASK16, a >> 16
+    b0, b1 = b & _MASK16, b >> 16
+    lo_lo = a0 * b0
+    mid1 = a1 * b0
+    mid2 = a0 * b1
+    # bits 16..47 of the product: (lo_lo >> 16) + mid1 + mid2, split to avoid overflow
+    mid = (lo_lo >> 16) + (mid1 & _MASK16) + (mid2 & _MASK16)
+    return a1 * b1 + (mid1 >> 16) + (mid2 >> 16) + (mid >> 16)
+
+
+def _u32(x) -> jax.Array:
+    return jnp.asarray(x).astype(jnp.uint32)
+
+
+def random(state: jax.Array, m, n=None) -> tuple[jax.Array, jax.Array]:
+    """``random(m)`` in [0, m), or ``random(m, n)`` in [m, n); one output either way."""
+    state, r = next(state)
+    if n is None:
+        return state, _mulhi(r, _u32(m))
+    m = _u32(m)
+    return state, m + _mulhi(r, _u32(n) - m)
+
+
+def random_chance(state: jax.Array, numerator, denominator) -> tuple[jax.Array, jax.Array]:
+    """True with probability numerator / denominator: ``random(denominator) < numerator``."""
+    state, r = random(state, denominator)
+    return state, r < _u32(numerator)
+
+
+def sample(state: jax.Array, length) -> tuple[jax.Array, jax.Array]:
+    """The index Showdown's ``sample`` picks from a list of ``length`` items."""
+    return random(state, length)
+
+
+def shuffle(state: jax.Array, items: jax.Array, start=0, end=None
+            ) -> tuple[jax.Array, jax.Array]:
+    """Showdown's in-place Fisher-Yates on ``items[start:end]`` (along the last axis).
+
+    ``items`` has a static length L; ``start`` and ``end`` (default L) may be traced. Draws
+    ``max(end - start - 1, 0)`` outputs.
+    """
+    length = items.shape[-1]
+    start = jnp.asarray(start, jnp.int32)
+    end = jnp.asarray(length if end is None else end, jnp.int32)
+
+    def body(i, carry):
+        state, items = carry
+        active = (i >= start) & (i < end - 1)
+        new_state, j = random(state, i, end)
+        j = jnp.where(active, j.astype(jnp.int32), i)
+        a, b = items[..., i], jnp.take(items, j, axis=-1)
+        items = items.at[..., i].set(b)
+        items = items.at[..., j].set(a)
+        return jnp.where(active, new_state, state), items
+
+    return jax.lax.fori_loop(0, length, body, (state, items))

@@ -1,0 +1,274 @@
+"""Gen 1 teams: Showdown's export and packed formats, legality checks, integer arrays.
+
+Parsing follows Showdown's ``Teams.import`` / ``Teams.unpack`` (0.11.11), so a team text means
+the same here as in the reference: in an export, missing EVs are 0 and missing IVs 31; in a
+packed team an empty EV field means 0 EVs, an empty IV field IVs of 31, an empty level 100.
+(Showdown's server would run its validator first, which fills 252 EVs only for packed teams
+without an EV field; the reference battle, like this module, does not.)
+
+``load_team(text)`` parses and checks a team and raises ``TeamError`` listing every problem:
+unknown species or moves (with the closest names), moves the species cannot learn in Gen 1
+(Showdown's Gen 1 validator's answer, stored per species in ``data/gen1.json``), more than 4
+moves, repeated moves, more than 6 Pokémon, items, levels outside 1-100, EVs outside 0-255,
+IVs outside 0-31 and an HP DV that disagrees with the other DVs, as Showdown's validator checks.
+Like that validator it gives Special defense the Special attack EV and IV (Gen 1 has one
+Special stat).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from jaxenvs.pokejax.data import STATS, Gen1Data, TeamPool, gen1
+
+MAX_TEAM_SIZE = 6
+MAX_MOVES = 4
+
+
+class TeamError(ValueError):
+    """A team that cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, problems: Sequence[str]):
+        self.problems = list(problems)
+        super().__init__("invalid team:\n  " + "\n  ".join(self.problems))
+
+
+def to_id(name: str) -> str:
+    """Showdown's ``toID``: lower case, letters and digits only."""
+    return re.sub(r"[^a-z0-9]+", "", str(name).lower())
+
+
+@dataclass(frozen=True)
+class PokemonSet:
+    """One Pokémon of a team, with Showdown ids and its six-stat EVs and IVs."""
+
+    species: str
+    """Showdown species id, e.g. ``"mrmime"``."""
+    moves: tuple[str, ...]
+    """Showdown move ids, in slot order."""
+    level: int = 100
+    evs: tuple[int, ...] = (0,) * 6
+    """``STATS`` order, 0-255 (Gen 1 stat experience as Showdown scales it)."""
+    ivs: tuple[int, ...] = (31,) * 6
+    """``STATS`` order, 0-31 (Showdown uses IV & 30, so the Gen 1 DV is IV // 2)."""
+    name: str = field(default="", compare=False)
+    """Nickname ('' = the species name; only the battle log shows it)."""
+    item: str = field(default="", compare=False)
+    """Item as written (Gen 1 has none; a non-empty item is a problem)."""
+
+
+def _stats(values: dict[str, int]) -> tuple[int, ...]:
+    return tuple(int(values[s]) for s in STATS)
+
+
+_STAT_NAMES = {"hp": "hp", "atk": "atk", "def": "def", "spa": "spa", "spd": "spd", "spe": "spe",
+               "attack": "atk", "defense": "def", "spatk": "spa", "spdef": "spd", "speed": "spe",
+               "special": "spa", "spc": "spa", "spec": "spa", "satk": "spa", "sdef": "spd"}
+
+
+def _number(text: str, default: int = 0) -> int:
+    """JavaScript's ``Number(text) || default`` for the integers a team holds."""
+    try:
+        value = float(text)
+    except ValueError:
+        return default
+    return int(value) if value == value and value else default
+
+
+def parse_packed(text: str) -> list[PokemonSet]:
+    """A team in Showdown's packed format (``name|species|item|ability|moves|nature|evs|...``)."""
+    sets = []
+    for n, chunk in enumerate(text.strip().split("]")):
+        fields = chunk.split("|")
+        if len(fields) < 11:
+            raise TeamError([f"packed Pokémon {n + 1} has {len(fields)} '|' fields, needs 11+: "
+                             f"{chunk!r}"])
+        name, species, item, _ability, moves, _nature, evs, _gender, ivs, _shiny, level = \
+            fields[:11]
+        ev_list = evs.split(",") if evs else []
+        iv_list = ivs.split(",") if ivs else []
+        sets.append(PokemonSet(
+            species=to_id(species or name),
+            name=name,
+            item=item,
+            moves=tuple(to_id(m) for m in moves.split(",") if m),
+            evs=tuple(_number(ev_list[k]) if k < len(ev_list) else 0 for k in range(6)),
+            ivs=tuple((31 if iv_list[k] == "" else _number(iv_list[k]))
+                      if k < len(iv_list) else 31 for k in range(6)) if ivs else (31,) * 6,
+            level=int(level) if level else 100,
+        ))
+    return sets
+
+
+def parse_export(text: str) -> list[PokemonSet]:
+    """A team in Showdown's export (teambuilder text) format."""
+    sets: list[PokemonSet] = []
+    current: dict | None = None
+
+    def finish():
+        if current is not None:
+            sets.append(PokemonSet(species=current["species"], name=current["name"],
+                                   item=current["item"], moves=tuple(current["moves"]),
+                                   level=current["level"], evs=_stats(current["evs"]),
+                                   ivs=_stats(current["ivs"])))
+
+    for line in text.split("\n"):
+        line = line.strip()
+        if line in ("", "---"):
+            finish()
+            current = None
+        elif line.startswith("==="):
+            continue
+        elif current is None:
+            head, _, item = line.partition(" @ ")
+            for suffix in (" (M)", " (F)"):
+                if head.endswith(suffix):
+                    head = head[:-len(suffix)]
+            name, species = "", head
+            if head.endswith(")") and "(" in head:
+                name, species = head[:-1].split("(", 1)
+            current = {"species": to_id(species), "name": name.strip(),
+                       "item": "" if to_id(item) == "noitem" else item.strip(), "moves": [],
+                       "level": 100, "evs": dict.fromkeys(STATS, 0),
+                       "ivs": dict.fromkeys(STATS, 31)}
+        elif line.startswith("Level: "):
+            current["level"] = _number(line[7:], 0)
+        elif line.startswith(("EVs: ", "IVs: ")):
+            key = "evs" if line.startswith("EVs") else "ivs"
+            current[key] = dict.fromkeys(STATS, 0 if key == "evs" else 31)
+            for part in line[5:].split("/"):
+                value, _, stat = part.strip().partition(" ")
+                stat = _STAT_NAMES.get(to_id(stat))
+                if stat:
+                    current[key][stat] = int(value) if value.lstrip("-").isdigit() else (
+                        0 if key == "evs" else 31)
+        elif line.startswith(("-", "~")):
+            current["moves"].append(to_id(line[2:] if line[1:2] == " " else line[1:]))
+    finish()
+    return sets
+
+
+def parse(text: str) -> list[PokemonSet]:
+    """Either format, told apart as Showdown does: a single line with '|' is packed."""
+    lines = [line for line in text.strip().split("\n") if line.strip()]
+    if len(lines) == 1 and "|" in lines[0]:
+        return parse_packed(lines[0])
+    return parse_export(text)
+
+
+def _pack_name(name: str) -> str:
+    """Showdown's ``packName``: letters and digits only, case kept."""
+    return re.sub(r"[^A-Za-z0-9]+", "", name)
+
+
+def pack(team: Iterable[PokemonSet], data: Gen1Data | None = None) -> str:
+    """The team in Showdown's packed format, as ``Teams.pack`` writes it.
+
+    The ability is always ``NoAbility`` (what the random team generator sets; Gen 1 has none),
+    so Showdown never falls back to a later generation's ability.
+    """
+    data = data or gen1()
+    out = []
+    for s in team:
+        display = data.species(s.species)["name"] if s.species in data.species_index else s.species
+        name = s.name or display
+        species = _pack_name(display)
+        out.append("|".join([
+            name, "" if _pack_name(name) == species else species, _pack_name(s.item),
+            "NoAbility", ",".join(s.moves), "",
+            "" if not any(s.evs) else ",".join(str(v) if v else "" for v in s.evs), "",
+            "" if all(v == 31 for v in s.ivs) else ",".join("" if v == 31 else str(v)
+                                                             for v in s.ivs), "",
+            "" if s.level == 100 else str(s.level), ""]))
+    return "]".join(out)
+
+
+def _closest(name: str, known: Iterable[str]) -> str:
+    match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def problems(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> list[str]:
+    """Everything that makes ``team`` unusable in Gen 1 (empty: legal)."""
+    data = data or gen1()
+    out = []
+    if not 1 <= len(team) <= MAX_TEAM_SIZE:
+        out.append(f"a team has 1 to {MAX_TEAM_SIZE} Pokémon, this one {len(team)}")
+    for n, s in enumerate(team, 1):
+        who = f"Pokémon {n} ({s.name or s.species})"
+        species = data.species_index.get(s.species)
+        if species is None:
+            out.append(f"{who}: unknown species {s.species!r} in Gen 1"
+                       f"{_closest(s.species, data.species_index)}")
+        if s.item:
+            out.append(f"{who}: items do not exist in Gen 1 ({s.item!r})")
+        if not 1 <= len(s.moves) <= MAX_MOVES:
+            out.append(f"{who}: has {len(s.moves)} moves, needs 1 to {MAX_MOVES}")
+        if len(set(s.moves)) != len(s.moves):
+            out.append(f"{who}: repeats a move ({', '.join(s.moves)})")
+        for m in dict.fromkeys(s.moves):
+            move = data.move_index.get(m)
+            if move is None:
+                out.append(f"{who}: unknown move {m!r} in Gen 1{_closest(m, data.move_index)}")
+            elif species is not None and not data.learnable[species, move]:
+                out.append(f"{who}: {data.species_names[species]} cannot learn {m} in Gen 1")
+        if not 1 <= s.level <= 100:
+            out.append(f"{who}: level {s.level} is outside 1-100")
+        if not all(0 <= v <= 255 for v in s.evs):
+            out.append(f"{who}: EVs {s.evs} outside 0-255")
+        if not all(0 <= v <= 31 for v in s.ivs):
+            out.append(f"{who}: IVs {s.ivs} outside 0-31")
+        else:
+            dv = [(v & 30) // 2 for v in s.ivs]
+            expected = (dv[1] % 2) * 8 + (dv[2] % 2) * 4 + (dv[5] % 2) * 2 + dv[3] % 2
+            if dv[0] != expected:
+                out.append(f"{who}: HP DV {dv[0]} but its Atk, Def, Spe and Spc DVs give "
+                           f"{expected}")
+    return out
+
+
+def normalize(s: PokemonSet) -> PokemonSet:
+    """Gen 1's single Special: Special defense takes the Special attack EV and IV."""
+    evs, ivs = list(s.evs), list(s.ivs)
+    evs[4], ivs[4] = evs[3], ivs[3]
+    return replace(s, evs=tuple(evs), ivs=tuple(ivs))
+
+
+def load_team(text: str, data: Gen1Data | None = None) -> list[PokemonSet]:
+    """Parses (export or packed) and checks a team; raises ``TeamError`` with every problem."""
+    team = parse(text)
+    found = problems(team, data)
+    if found:
+        raise TeamError(found)
+    return [normalize(s) for s in team]
+
+
+def to_arrays(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> dict[str, np.ndarray]:
+    """One team as ``TeamPool``-style arrays (6 slots; missing Pokémon have species 0)."""
+    data = data or gen1()
+    out = {"species": np.zeros(6, np.uint8), "moves": np.zeros((6, 4), np.uint8),
+           "level": np.zeros(6, np.uint8), "evs": np.zeros((6, 6), np.uint8),
+           "ivs": np.zeros((6, 6), np.uint8)}
+    for p, s in enumerate(team):
+        out["species"][p] = data.species_index[s.species]
+        out["moves"][p, :len(s.moves)] = [data.move_index[m] for m in s.moves]
+        out["level"][p] = s.level
+        out["evs"][p] = s.evs
+        out["ivs"][p] = s.ivs
+    return out
+
+
+def from_arrays(pool: TeamPool, index: int, data: Gen1Data | None = None) -> list[PokemonSet]:
+    """Team ``index`` of a pool as sets."""
+    data = data or gen1()
+    return [PokemonSet(species=data.species_names[int(pool.species[index, p])],
+                       moves=tuple(data.move_names[int(m)] for m in pool.moves[index, p] if m),
+                       level=int(pool.level[index, p]),
+                       evs=tuple(int(v) for v in pool.evs[index, p]),
+                       ivs=tuple(int(v) for v in pool.ivs[index, p]))
+            for p in range(pool.species.shape[1]) if pool.species[index, p]]

@@ -1,0 +1,121 @@
+"""Team parsing and legality against Showdown's own ``Teams.import`` and validator."""
+
+import numpy as np
+import pytest
+
+from jaxenvs.pokejax import teams
+from jaxenvs.pokejax.data import STATS, gen1, team_pool
+
+EXPORT = """
+=== [gen1] Test ===
+
+Sparky (Pikachu) (M)
+Level: 88
+EVs: 252 HP / 4 Atk / 100 SpA / 8 Spe
+IVs: 30 Atk / 28 Def / 2 Spe
+- Thunderbolt
+- Surf
+- Thunder Wave
+-  Body Slam
+
+Mr. Mime
+~ Psychic
+- Seismic Toss
+---
+Farfetch’d
+Level: 5
+EVs: 255 SpA
+- Swords Dance
+
+nidoranf
+IVs: 0 HP / 0 Atk
+- Double Kick
+"""
+
+
+def _as_showdown(s: teams.PokemonSet) -> dict:
+    return {"species": s.species, "level": s.level, "moves": list(s.moves),
+            "evs": dict(zip(STATS, s.evs)), "ivs": dict(zip(STATS, s.ivs))}
+
+
+def test_export_parses_like_showdown(showdown):
+    assert [_as_showdown(s) for s in teams.parse(EXPORT)] == showdown.import_team(EXPORT)
+
+
+def test_packed_parses_like_showdown(showdown):
+    pool = team_pool()
+    texts = [pool.packed(i) for i in range(0, 1000, 97)]
+    texts.append("Sparky|Pikachu||Static|thunderbolt,surf|Jolly|252,,,100,,8|M|,30,28,,,2|S|88|")
+    texts.append(teams.pack(teams.parse(EXPORT)))
+    for text in texts:
+        assert [_as_showdown(s) for s in teams.parse(text)] == showdown.import_team(text), text
+
+
+def test_pack_roundtrip():
+    team = teams.parse(EXPORT)
+    assert teams.parse(teams.pack(team)) == team
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(teams.TeamError, match=r"unknown species 'pikachuu'.*'pikachu'"):
+        teams.load_team("Pikachuu\n- Thunderbolt")
+    with pytest.raises(teams.TeamError, match=r"unknown move 'thunderbolttt'.*'thunderbolt'"):
+        teams.load_team("Pikachu\n- Thunderbolttt")
+    with pytest.raises(teams.TeamError, match="charizard cannot learn surf"):
+        teams.load_team("Charizard\n- Surf")
+    with pytest.raises(teams.TeamError, match="items do not exist"):
+        teams.load_team("Pikachu @ Light Ball\n- Thunderbolt")
+    with pytest.raises(teams.TeamError, match="5 moves"):
+        teams.load_team("Pikachu\n- Thunderbolt\n- Surf\n- Thunder\n- Agility\n- Swift")
+    with pytest.raises(teams.TeamError, match="HP DV 15"):
+        teams.load_team("Pikachu\nIVs: 4 Atk\n- Thunderbolt")
+    with pytest.raises(teams.TeamError, match="this one 7"):
+        teams.load_team(teams.pack(teams.parse("\n\n".join(["Mew\n- Psychic"] * 7))))
+    with pytest.raises(teams.TeamError) as err:
+        teams.load_team("Pikachuu\n- Surf\n\nCharizard\n- Surf\n- Surf")
+    assert len(err.value.problems) == 3
+
+
+def test_load_team_gives_spd_the_special():
+    (s,) = teams.load_team("Pikachu\nEVs: 100 SpA / 3 SpD\nIVs: 30 SpA / 12 SpD\n- Surf")
+    assert s.evs[3:5] == (100, 100) and s.ivs[3:5] == (30, 30)
+
+
+def test_to_arrays_roundtrip():
+    pool = team_pool()
+    for i in (0, 5, 9999):
+        arrays = teams.to_arrays(teams.from_arrays(pool, i))
+        for name, value in arrays.items():
+            np.testing.assert_array_equal(value, getattr(pool, name)[i])
+
+
+def test_learnability_agrees_with_showdowns_validator(showdown):
+    """600 random single-move sets (every species, random moves, a quarter of them learnable):
+    our table says "cannot learn" exactly when Showdown's Gen 1 validator says it can't learn it
+    (or only by a transfer from Gen 2, which Gen 1 does not allow)."""
+    d = gen1()
+    rng = np.random.default_rng(1)
+    disagreements = []
+    for k in range(600):
+        species = d.species_names[1 + k % 151]
+        pool = np.flatnonzero(d.learnable[1 + k % 151]) if k % 4 == 0 else np.arange(1, 165)
+        move = d.move_names[int(rng.choice(pool))]
+        text = teams.pack([teams.PokemonSet(species, (move,), evs=(1, 0, 0, 0, 0, 0))])
+        ours = any("cannot learn" in p for p in teams.problems(teams.parse(text)))
+        theirs = any("can't learn" in p or "can't be transferred" in p
+                     for p in showdown.validate(text, "gen1ubers"))
+        if ours != theirs:
+            disagreements.append((species, move, ours, theirs))
+    assert not disagreements
+
+
+def test_hp_dv_check_agrees_with_showdowns_validator(showdown):
+    """200 random IV spreads: an HP DV problem here exactly when Showdown's validator has one."""
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        ivs = tuple(int(v) for v in rng.integers(0, 32, 6))
+        ivs = ivs[:4] + (ivs[3],) + ivs[5:]
+        text = teams.pack([teams.PokemonSet("mew", ("psychic",), evs=(1, 0, 0, 0, 0, 0), ivs=ivs)])
+        ours = any("HP DV" in p for p in teams.problems(teams.parse(text)))
+        theirs = any("HP DV" in p for p in showdown.validate(text, "gen1ubers"))
+        assert ours == theirs, ivs
