@@ -7,12 +7,14 @@ checks any environment against that contract.
 from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
+from jaxenvs.pokejax.env import PokeJAX
 from jaxenvs.pong import Pong
 
 __version__ = "0.1.0"
 
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
+register("PokeJAX", PokeJAX)
 
 __all__ = [
     "ApiTestError", "ApiTestReport", "Environment", "api_test", "make", "register",

@@ -1,6 +1,9 @@
-"""PokeJAX: Pokémon Showdown's Gen 1 random battles in JAX (in progress).
+"""PokeJAX: Pokémon Showdown's Gen 1 singles battles in JAX, checked against Showdown (in progress).
 
-So far: the Showdown reference (``reference/``), the Gen 1 tables and the team pool
-(``data/``), team parsing (``teams``), Showdown's Gen 5 LCG (``prng``) and Gen 1 stats
-(``stats``).
+The package reads as: the Showdown reference (``reference/``: the pinned Node package, its
+JSON-lines harness and the Python driver), the Gen 1 tables and the team pool (``data/``), team
+parsing (``teams``), Showdown's Gen 5 LCG (``prng``), Gen 1 stats (``stats``), the battle state
+(``state``), the damage formula (``damage``), the moves (``moves``, with ``moves.SUPPORTED``),
+one decision step (``turn``), replay against Showdown trajectories (``engine``), the
+observation (``observe``) and the environment (``env``).
 """

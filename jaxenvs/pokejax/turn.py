@@ -1,0 +1,242 @@
+"""Decision steps: Showdown's ``commitChoices`` -> ``turnLoop`` for Gen 1 singles.
+
+A decision step takes both sides' actions (ignored for a side that has no request) and runs
+the battle to the next request, drawing from the PRNG exactly where Showdown does:
+
+* **Action order** (``queue.sort``): lower order first (switch 103 before move 200), then
+  higher move priority, then higher Speed (``modifiedStats.spe``); a full tie is a
+  ``shuffle`` of the two actions (one ``random(0, 2)``).
+* **Speed-tie shuffles of the event system**: every ``eachEvent`` (``BeforeTurn`` and the
+  ``Update`` run after each action) sorts the active Pokémon by their cached ``speed``; when
+  both are active and tied that is one ``random(0, 2)`` even though no handler listens. A
+  ``runSwitch`` queued behind an equally fast one is placed by ``random(0, 2)``
+  (``insertChoice``).
+* **Gen 1 faint rule**: a faint clears the queue (the rest of the turn, residual included);
+  the turn ends after the replacements come in.
+
+Actions (``NUM_ACTIONS`` = 9): 0-3 use the move in slot 0-3 (``move 1``-``move 4``), 4-8
+switch to party position 1-5 (``switch 2``-``switch 6``).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxenvs.pokejax import moves as mv
+from jaxenvs.pokejax.data import gen1
+from jaxenvs.pokejax.state import (NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE, REQ_SWITCH,
+                                   STATUSES, TIE, BattleState, draw)
+
+NUM_ACTIONS = 9
+FIRST_SWITCH = 4
+_ORDER_SWITCH, _ORDER_MOVE = 103, 200
+
+
+def _select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
+
+
+def legal_actions(state: BattleState) -> jax.Array:
+    """bool[2, 9]: the actions Showdown accepts from each side now (none when it waits)."""
+    team = state.party
+    sides = jnp.arange(2)[:, None]
+    can_switch = (state.present[sides, team] & ~state.fainted[sides, team]).at[:, 0].set(False)
+    usable = mv.usable_moves(state, jnp.arange(2))
+    usable = usable.at[:, 0].set(usable[:, 0] | ~jnp.any(usable, axis=1))  # Struggle
+    locked = mv.recharging(state, jnp.arange(2))[:, None]  # Recharge only, no switch
+    usable = jnp.where(locked, jnp.arange(4) == 0, usable)
+    can_switch = can_switch & ~locked
+    move_req = (state.request == REQ_MOVE)[:, None]
+    any_req = (state.request != REQ_NONE)[:, None]
+    return jnp.concatenate([usable & move_req, can_switch[:, 1:] & any_req], axis=1)
+
+
+def _update_speed(state: BattleState) -> BattleState:
+    """``battle.updateSpeed``: each non-fainted active Pokémon caches its Speed."""
+    sides = jnp.arange(2)
+    active = state.party[:, 0]
+    fresh = jnp.where(state.fainted[sides, active], state.speed[sides, active],
+                      state.mod_stats[sides, active, 4])
+    return state.replace(speed=state.speed.at[sides, active].set(fresh))
+
+
+def _event_tie(state: BattleState, when: jax.Array = True) -> BattleState:
+    """An ``eachEvent``'s speed sort of the active Pokémon: one draw if both are on the field
+    with equal cached Speed."""
+    sides = jnp.arange(2)
+    active = state.party[:, 0]
+    alive = ~state.fainted[sides, active]
+    speed = state.speed[sides, active]
+    state, _ = draw(state, when & alive[0] & alive[1] & (speed[0] == speed[1]), 0, 2)
+    return state
+
+
+def clear_volatile(state: BattleState, side: jax.Array, t: jax.Array) -> BattleState:
+    """``pokemon.clearVolatile``: boosts and volatiles go, and ``setSpecies`` recomputes the
+    modified stats, with the paralysis and burn drops again (the cached speed becomes the
+    stored Speed)."""
+    stats = state.stats[side, t]
+    mod = mv.status_drops(stats, state.status[side, t])
+    return state.replace(
+        boosts=state.boosts.at[side, t].set(0),
+        volatiles=state.volatiles.at[side, t].set(0),
+        mod_stats=state.mod_stats.at[side, t].set(mod),
+        speed=state.speed.at[side, t].set(stats[4]),
+    )
+
+
+def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleState:
+    """``actions.switchIn`` of party position ``pos`` plus its ``runSwitch`` bookkeeping."""
+    old = state.party[side, 0]
+    new = state.party[side, pos]
+    state = _select(state.hp[side, old] > 0, clear_volatile(state, side, old), state)
+    party = state.party.at[side, 0].set(new).at[side, pos].set(old)
+    return state.replace(
+        party=party,
+        speed=state.speed.at[side, new].set(state.mod_stats[side, new, 4]),
+        last_slot=state.last_slot.at[side].set(0),
+    )
+
+
+def _faint(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``faintMessages`` for ``side``'s active Pokémon."""
+    t = state.party[side, 0]
+    fainted = clear_volatile(state, side, t)
+    fainted = fainted.replace(
+        fainted=state.fainted.at[side, t].set(True),
+        hp=state.hp.at[side, t].set(0),
+        pokemon_left=state.pokemon_left.at[side].add(-1),
+    )
+    return _select(when, fainted, state)
+
+
+def _check_win(state: BattleState) -> BattleState:
+    """``checkWin``: no Pokémon left on both sides is a tie, on one side a win for the other."""
+    left = state.pokemon_left
+    winner = jnp.where((left[0] == 0) & (left[1] == 0), TIE,
+                       jnp.where(left[1] == 0, P1, jnp.where(left[0] == 0, P2, state.winner)))
+    return state.replace(winner=jnp.where(state.winner == NO_WINNER, winner, state.winner))
+
+
+def _run_action(state: BattleState, side: jax.Array, action: jax.Array
+                ) -> tuple[BattleState, jax.Array]:
+    """One queued action (switch or move) and the ``Update`` after it. Returns (state, a
+    faint cleared the queue)."""
+
+    def switch(state):
+        state = _event_tie(_switch_in(state, side, action - FIRST_SWITCH + 1))
+        # runSwitch: a burned or poisoned Pokémon is hurt as it comes in
+        state, fainted = mv.residual_damage(state, side, True)
+        state = _check_win(_faint(state, side, fainted))
+        return _event_tie(state, ~fainted), fainted
+
+    def move(state):
+        state, target_fainted, user_fainted = mv.use_move(state, side, action)
+        state = _faint(state, 1 - side, target_fainted)
+        state = _check_win(_faint(state, side, user_fainted))
+        fainted = target_fainted | user_fainted
+        return _event_tie(state, ~fainted), fainted
+
+    return jax.lax.cond(action >= FIRST_SWITCH, switch, move, state)
+
+
+_GHOST = gen1().type_index["Ghost"]
+_FROZEN = STATUSES.index("frz")
+#: Showdown ties a battle when ``endTurn`` reaches this turn.
+MAX_TURN = 1000
+
+
+def _end_turn(state: BattleState) -> BattleState:
+    """``endTurn``: the next turn's move request, unless the Endless Battle Clause ties the
+    battle (Gen 1: every side's remaining Pokémon are frozen, or out of PP facing only
+    Ghosts; or the turn limit)."""
+    state = state.replace(turn=state.turn + 1, request=jnp.full(2, REQ_MOVE, jnp.int32))
+    out = state.fainted | ~state.present
+    ghost = jnp.any(state.types == _GHOST, axis=-1)
+    foe_all_ghosts = jnp.all(out | ghost, axis=1)[::-1]
+    no_pp = jnp.all(state.pp == 0, axis=-1)
+    stuck = out | (state.status == _FROZEN) | (no_pp & foe_all_ghosts[:, None])
+    tie = jnp.all(stuck) | (state.turn > MAX_TURN)
+    return state.replace(winner=jnp.where(tie, TIE, state.winner),
+                         request=jnp.where(tie, REQ_NONE, state.request))
+
+
+def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
+    """A turn from a move request on both sides."""
+    state = _update_speed(state)
+    sides = jnp.arange(2)
+    active = state.party[:, 0]
+    is_switch = actions >= FIRST_SWITCH
+    move_ids = state.moves[sides, active, jnp.clip(actions, 0, 3)]
+    order = jnp.where(is_switch, _ORDER_SWITCH, _ORDER_MOVE)
+    locked = mv.recharging(state, sides)
+    priority = jnp.where(is_switch | locked, 0, mv.MOVE_PRIORITY[move_ids])
+    speed = state.mod_stats[sides, active, 4]
+    state = state.replace(last_slot=jnp.where(is_switch | locked, state.last_slot, actions))
+
+    key = jnp.stack([-order, priority, speed], axis=1)  # larger goes first
+    diff = key[0] - key[1]
+    nonzero = diff != 0
+    first_diff = diff[jnp.argmax(nonzero)]
+    tie = ~jnp.any(nonzero)
+    state, r = draw(state, tie, 0, 2)
+    first = jnp.where(tie, r, jnp.where(first_diff > 0, 0, 1))
+
+    state = _event_tie(_event_tie(state))  # BeforeTurn, then Update
+    def run(k, carry):  # the two actions in order (a loop: one copy of the action code)
+        state, halted = carry
+        side = jnp.where(k == 0, first, 1 - first)
+        after, fainted = _run_action(state, side, actions[side])
+        return _select(halted, state, after), halted | fainted
+
+    state, halted = jax.lax.fori_loop(0, 2, run, (state, jnp.bool_(False)))
+
+    residual = _event_tie(_update_speed(state))
+    state = _select(halted, state, residual)
+    active = state.party[:, 0]
+    needs_switch = state.fainted[sides, active] & ~state.ended
+    request = jnp.where(needs_switch, REQ_SWITCH, REQ_NONE)
+    return _select(halted, state.replace(request=request), _end_turn(state))
+
+
+def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
+    """The replacements after a faint (Showdown's ``instaswitch`` actions)."""
+    state = _update_speed(state)
+    sides = jnp.arange(2)
+    switching = state.request == REQ_SWITCH
+    both = switching[0] & switching[1]
+    speed = state.mod_stats[sides, state.party[:, 0], 4]
+    state, r = draw(state, both & (speed[0] == speed[1]), 0, 2)
+    first = jnp.where(both, jnp.where(speed[0] == speed[1], r, jnp.where(speed[0] > speed[1],
+                                                                        0, 1)),
+                      jnp.where(switching[0], 0, 1))
+    second = 1 - first
+    pos = actions - FIRST_SWITCH + 1
+    state = _switch_in(state, first, pos[first])
+    state = _select(both, _switch_in(state, second, pos[second]), state)
+    # the second runSwitch is queued behind the first: a tie is placed by random(0, 2)
+    new_speed = state.speed[sides, state.party[:, 0]]
+    state, _ = draw(state, both & (new_speed[0] == new_speed[1]), 0, 2)
+    return _end_turn(_event_tie(_event_tie(_event_tie(state), both)))
+
+
+def start(state: BattleState) -> BattleState:
+    """Showdown's ``start`` action: both leads come out, then turn 1's move request."""
+    sides = jnp.arange(2)
+    lead = state.party[:, 0]
+    speed = state.mod_stats[sides, lead, 4]
+    state = state.replace(speed=state.speed.at[sides, lead].set(speed))
+    state, _ = draw(state, speed[0] == speed[1], 0, 2)
+    state = _event_tie(_event_tie(_event_tie(state)))
+    return state.replace(request=jnp.full(2, REQ_MOVE, jnp.int32), turn=jnp.int32(1))
+
+
+def step(state: BattleState, actions: jax.Array) -> BattleState:
+    """One decision: ``actions`` int[2] (p1, p2); a side without a request is ignored. A
+    finished battle is returned unchanged."""
+    actions = jnp.asarray(actions, jnp.int32)
+    moving = state.request[0] == REQ_MOVE
+    new = jax.lax.cond(moving, _move_turn, _switch_turn, state, actions)
+    return _select(state.winner == NO_WINNER, new, state)
+
