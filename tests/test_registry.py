@@ -1,5 +1,7 @@
 """make / register / registered_envs: ids, parameter overrides and their errors."""
 
+import jax
+import numpy as np
 import pytest
 
 import jaxenvs
@@ -11,7 +13,10 @@ def test_every_registered_env_makes_with_default_params():
     for env_id in jaxenvs.registered_envs:
         env, params = jaxenvs.make(env_id)
         assert isinstance(env, jaxenvs.Environment)
-        assert params == env.default_params
+        defaults = env.default_params  # params may hold arrays (PokeJAX's team pool)
+        assert jax.tree.structure(params) == jax.tree.structure(defaults)
+        assert all(np.array_equal(a, b) for a, b in
+                   zip(jax.tree.leaves(params), jax.tree.leaves(defaults))), env_id
 
 
 def test_unknown_id_lists_registered_ids_and_closest_match():
