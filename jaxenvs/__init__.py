@@ -9,12 +9,15 @@ from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
 from jaxenvs.pokejax.env import PokeJAX
 from jaxenvs.pong import Pong
+from jaxenvs.tcgjax.env import TCGJax, TCGJax2P
 
 __version__ = "0.1.0"
 
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
 register("PokeJAX", PokeJAX)
+register("TCGJax", TCGJax)
+register("TCGJax2P", TCGJax2P)
 
 __all__ = [
     "ApiTestError", "ApiTestReport", "Environment", "api_test", "make", "register",

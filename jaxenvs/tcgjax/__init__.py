@@ -7,6 +7,10 @@ Read in this order: ``RULES.md`` (the rules this project implements, each naming
 sources; the JAX stream's definition), ``reference/`` (the readable pure-Python engine) and
 ``render`` (text views of a game and its log).
 
-The JAX engine and the environment class are not written yet; they will use this action space,
-this card table and the random stream of ``rng``, and must match ``reference`` step by step.
+The JAX engine follows the same plan with arrays: ``tables`` (the card table as arrays),
+``state`` (the fixed-size game state), ``engine`` (``new_game``, ``legal_action_mask``, ``step``,
+in stages mirroring the reference), ``convert`` (reference game <-> JAX state), ``lockstep``
+(both engines over the same games, the L3 check and its first-divergence report), ``observe``
+(each player's view, the opponents' policies) and ``env`` (``TCGJax``, ``TCGJax2P``);
+``speed`` measures both engines in one run.
 """

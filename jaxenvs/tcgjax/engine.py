@@ -1,0 +1,728 @@
+"""The JAX engine: ``new_game``, ``legal_action_mask`` and ``step`` on ``GameState``.
+
+The rules of ``RULES.md``, stage by stage as the reference engine (``reference/rules.py``,
+``reference/effects.py``) states them, pure and jittable: every function takes and returns a
+``GameState`` of fixed shapes, and ``jax.vmap`` batches them. Random decisions come from the
+game's key as ``rng.py`` defines the stream: call ``k`` uses ``fold_in(key, k)`` and the state
+keeps ``k`` (``rng_counter``); a call the reference makes only under a condition is made (and
+counted) here under the same condition, so both engines draw the same answers.
+
+``step(state, action, key)`` applies one legal action of ``current_player`` and runs the
+automatic flow (after-attack knock-outs, end of turn, checkup, start of the next turn) to the
+next decision, as the reference's ``step`` does. ``key`` is the game's key
+(``jax.random.key(seed)``), the same for every step of a game. An illegal action is not
+checked (its result is unspecified): take actions from ``legal_action_mask``.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.tcgjax import actions as A
+from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
+from jaxenvs.tcgjax.effects import EType, Op
+from jaxenvs.tcgjax.reference.rules import WEAKNESS_BONUS
+from jaxenvs.tcgjax.reference.state import OPENING_HAND, TURN_LIMIT, WIN_POINTS
+from jaxenvs.tcgjax.rng import PERMUTATION_SIZE
+from jaxenvs.tcgjax.state import (
+    AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNED, CONFUSED, END_TURN, MAIN, MAX_PENDING, NEVER,
+    OVER, PARALYZED, POISONED, PROMOTE, SETUP, STACK_SIZE, START_TURN, SWITCH_IN, GameState,
+    PlayerState,
+    empty_player, player, set_player, stack_players, turn_player)
+from jaxenvs.tcgjax.tables import card_arrays, card_index
+
+I32 = jnp.int32
+HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS
+SLOT_FIELDS = ("stack", "damage", "energy", "status", "entered_turn", "ability_used_turn",
+               "cant_retreat_turn")
+
+
+def _card(field: str, idx):
+    """Card fact ``field`` (of ``tables.CardArrays``) of card index ``idx`` (any shape; -1
+    entries read card 0)."""
+    return jnp.asarray(getattr(card_arrays(), field))[jnp.maximum(idx, 0)]
+
+
+def _max_arg(op: Op, position: int) -> int:
+    """The largest argument ``position`` of ``op`` in the table (a static loop bound)."""
+    t = card_arrays()
+    rows = np.concatenate([t.trainer, t.ability, t.attack_effect.reshape(-1, 4)])
+    return int(rows[rows[:, 0] == op][:, 1 + position].max(initial=0))
+
+
+def tree_select(pred, a, b):
+    """``a`` where ``pred`` else ``b``, leaf by leaf (a leaf that is the same object in both
+    stays that object)."""
+    return jax.tree.map(lambda x, y: x if x is y else jnp.where(pred, x, y), a, b)
+
+
+def update(state: GameState, p, fn) -> GameState:
+    """``state`` with player ``p`` replaced by ``fn(player p)``."""
+    me = player(state, p)
+    return set_player(state, p, fn(me), me)
+
+# ------------------------------------------------------------------------- random stream
+
+
+def _sub(key, state: GameState, offset=0):
+    return jax.random.fold_in(key, state.rng_counter + offset)
+
+
+def coins(key, state: GameState, n):
+    """``n`` (traced, at most 4) coins: (state counting n calls, number of heads)."""
+    flips = jnp.stack([jax.random.bernoulli(_sub(key, state, i), 0.5) for i in range(4)])
+    heads = jnp.sum(flips & (jnp.arange(4) < n))
+    return state.replace(rng_counter=state.rng_counter + n), heads
+
+
+def coin_if(key, state: GameState, cond):
+    """One coin if ``cond`` (counted only then): (state, heads and cond)."""
+    flip = jax.random.bernoulli(_sub(key, state), 0.5)
+    return state.replace(rng_counter=state.rng_counter + cond), flip & cond
+
+
+def randint_if(key, state: GameState, n, cond=True):
+    """``randint(n)`` if ``cond`` (counted only then)."""
+    r = jax.random.randint(_sub(key, state), (), 0, jnp.maximum(n, 1))
+    return state.replace(rng_counter=state.rng_counter + cond), r
+
+
+def permutation(key, state: GameState, n):
+    """``permutation(n)``: int32[20], the permutation in the first ``n`` entries, -1 after."""
+    perm = jax.random.permutation(_sub(key, state), PERMUTATION_SIZE)
+    keep = perm < n
+    pos = jnp.where(keep, jnp.cumsum(keep) - 1, PERMUTATION_SIZE)
+    out = jnp.full(PERMUTATION_SIZE, -1, I32).at[pos].set(perm.astype(I32), mode="drop")
+    return state.replace(rng_counter=state.rng_counter + 1), out
+
+# --------------------------------------------------------------------------- list helpers
+
+
+def remove_at(arr, i):
+    """``arr`` without entry ``i``, the rest moved up, -1 at the end."""
+    idx = jnp.arange(arr.shape[0])
+    src = jnp.where(idx < i, idx, idx + 1)
+    return jnp.where(src < arr.shape[0], arr[jnp.minimum(src, arr.shape[0] - 1)], -1)
+
+
+def append(arr, size, x, cond=True):
+    """(arr with ``x`` at ``size`` if ``cond``, new size)."""
+    return (jnp.where(cond, arr.at[size].set(x, mode="drop"), arr), size + cond)
+
+
+def gather_shuffled(arr, perm):
+    """``[arr[p] for p in perm]`` over the valid (>= 0) entries of ``perm``, -1 after."""
+    return jnp.where(perm >= 0, arr[jnp.maximum(perm, 0)], -1)
+
+# ------------------------------------------------------------------------- player helpers
+
+
+def top_cards(me: PlayerState):
+    """int32[4]: the card of each slot (the top of its stack), -1 for empty slots."""
+    depth = jnp.sum(me.stack >= 0, axis=-1)
+    top = jnp.take_along_axis(me.stack, jnp.maximum(depth - 1, 0)[..., None], axis=-1)[..., 0]
+    return jnp.where(depth > 0, top, -1)
+
+
+def occupied(me: PlayerState):
+    return me.stack[..., 0] >= 0
+
+
+def draw(me: PlayerState, cond=True) -> PlayerState:
+    """Draw the top card unless the deck is empty or the hand is full (and ``cond``)."""
+    ok = cond & (me.deck_size > 0) & (me.hand_size < HAND_MAX)
+    hand, hand_size = append(me.hand, me.hand_size, me.deck[0], ok)
+    deck = jnp.where(ok, remove_at(me.deck, 0), me.deck)
+    return me.replace(hand=hand, hand_size=hand_size, deck=deck, deck_size=me.deck_size - ok)
+
+
+def take_into_hand(me: PlayerState, card, cond=True) -> PlayerState:
+    """A card an effect puts into the hand: discarded instead if the hand is full."""
+    room = me.hand_size < HAND_MAX
+    hand, hand_size = append(me.hand, me.hand_size, card, cond & room)
+    discard, discard_size = append(me.discard, me.discard_size, card, cond & ~room)
+    return me.replace(hand=hand, hand_size=hand_size, discard=discard, discard_size=discard_size)
+
+
+_EMPTY = empty_player()
+
+
+def clear_slot(me: PlayerState, j, cond=True) -> PlayerState:
+    """Empty slot ``j`` (if ``cond``): every slot field back to its padding value."""
+    return me.replace(**{f: jnp.where(cond, getattr(me, f).at[j].set(getattr(_EMPTY, f)[0]),
+                                      getattr(me, f)) for f in SLOT_FIELDS})
+
+
+def swap_slots(me: PlayerState, a, b) -> PlayerState:
+    def swap(x):
+        return x.at[a].set(x[b]).at[b].set(x[a])
+
+    return me.replace(**{f: swap(getattr(me, f)) for f in SLOT_FIELDS})
+
+
+def leave_active(me: PlayerState, j) -> PlayerState:
+    """Slot ``j`` moved to the Bench or evolved: Special Conditions and Corner end."""
+    return me.replace(status=me.status.at[j].set(False),
+                      cant_retreat_turn=me.cant_retreat_turn.at[j].set(NEVER))
+
+
+def place(me: PlayerState, slot, card, turn) -> PlayerState:
+    """A Basic from outside play into empty slot ``slot``."""
+    return me.replace(stack=me.stack.at[slot, 0].set(card),
+                      entered_turn=me.entered_turn.at[slot].set(turn))
+
+
+def first_empty_bench(me: PlayerState):
+    """The lowest empty Bench slot, 4 if none."""
+    free = ~occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
+    return jnp.where(jnp.any(free), jnp.argmax(free), NUM_SLOTS)
+
+
+def push_choice(state: GameState, kind, who, energy=-1, cond=True) -> GameState:
+    n = state.num_pending
+
+    def put(arr, x):
+        return jnp.where(cond, arr.at[n].set(x, mode="drop"), arr)
+
+    return state.replace(pending_kind=put(state.pending_kind, kind),
+                         pending_player=put(state.pending_player, who),
+                         pending_energy=put(state.pending_energy, energy), num_pending=n + cond)
+
+
+def pop_choice(state: GameState) -> GameState:
+    return state.replace(pending_kind=remove_at(state.pending_kind, 0),
+                         pending_player=remove_at(state.pending_player, 0),
+                         pending_energy=remove_at(state.pending_energy, 0),
+                         num_pending=state.num_pending - 1)
+
+# ----------------------------------------------------------------------------------- setup
+
+
+def opening_deal(key, state: GameState, deck):
+    """(state, hand[10], deck[20]): ``randint(#Basics)`` picks the guaranteed Basic in deck-list
+    order, ``permutation(19)`` shuffles the other 19, the hand takes 4 more from the top."""
+    basic = _card("is_basic", deck)
+    state, r = randint_if(key, state, jnp.sum(basic))
+    pick = jnp.argmax(jnp.cumsum(basic) == r + 1)
+    state, perm = permutation(key, state, DECK_SIZE - 1)
+    rest = gather_shuffled(remove_at(deck, pick), perm)
+    hand = jnp.full(HAND_MAX, -1, I32).at[0].set(deck[pick])
+    hand = hand.at[1:OPENING_HAND].set(rest[:OPENING_HAND - 1])
+    new_deck = jnp.concatenate([rest[OPENING_HAND - 1:], jnp.full(OPENING_HAND - 1, -1, I32)])
+    return state, hand, new_deck
+
+
+def deck_arrays(deck: Deck) -> tuple[np.ndarray, np.ndarray, int]:
+    """(card indices int32[20] in list order, energy types int32[3] -1 padded, #types)."""
+    idx = card_index()
+    types = np.full(3, -1, np.int32)
+    types[:len(deck.energy)] = [int(t) for t in deck.energy]
+    return np.array([idx[c.id] for c in deck.cards], np.int32), types, len(deck.energy)
+
+
+def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> GameState:
+    """A game at its first decision, as the reference's ``new_game``.
+
+    ``decks`` int32[2, 20] (card indices in deck-list order), ``energy_types`` int32[2, 3],
+    ``num_energy_types`` int32[2] (see ``deck_arrays``). Random calls: coin (heads: player 0
+    goes first), opening deal of player 0 then 1, each player's first Zone energy (0 then 1).
+    """
+    base = empty_player()
+    state = GameState(
+        players=jax.tree.map(jnp.asarray, stack_players(base, base)), first_player=I32(0),
+        turn=I32(0), phase=I32(SETUP), setup_player=I32(0), pending_kind=jnp.full(MAX_PENDING, -1, I32),
+        pending_player=jnp.full(MAX_PENDING, -1, I32),
+        pending_energy=jnp.full(MAX_PENDING, -1, I32), num_pending=I32(0), winner=I32(-1),
+        decisions=I32(0), rng_counter=I32(0), deck_ids=jnp.asarray(deck_ids, I32))
+    state, heads = coin_if(key, state, True)
+    first = jnp.where(heads, 0, 1).astype(I32)
+    for p in (0, 1):
+        state, hand, deck = opening_deal(key, state, jnp.asarray(decks[p], I32))
+        me = player(state, p).replace(
+            hand=hand, hand_size=I32(OPENING_HAND), deck=deck,
+            deck_size=I32(DECK_SIZE - OPENING_HAND), energy_types=jnp.asarray(energy_types[p], I32),
+            num_energy_types=jnp.asarray(num_energy_types[p], I32))
+        state = set_player(state, p, me)
+    for p in (0, 1):
+        me = player(state, p)
+        state, r = randint_if(key, state, me.num_energy_types)
+        state = set_player(state, p, me.replace(zone_next=me.energy_types[r]))
+    return state.replace(first_player=first, setup_player=first)
+
+
+def setup_decision(state: GameState, action) -> GameState:
+    """``step`` for a SETUP decision of a game still in SETUP afterwards (the first player's
+    placement, or the second player's PLAY): the flow has nothing to run."""
+    return setup_step(state.replace(decisions=state.decisions + 1), action)
+
+
+def setup_step(state: GameState, action) -> GameState:
+    """PLAY i: a Basic to the Active Spot if empty, else the lowest empty Bench spot. END:
+    the first player's placement is done, then the other's (then turn 1 starts)."""
+    p = state.setup_player
+    me = player(state, p)
+    i = action - A.PLAY_BASE
+    is_play = action != A.END
+    slot = jnp.where(occupied(me)[0], first_empty_bench(me), 0)
+    placed = place(me.replace(hand=remove_at(me.hand, i), hand_size=me.hand_size - 1), slot,
+                   me.hand[jnp.clip(i, 0, HAND_MAX - 1)], 0)
+    state = set_player(state, p, tree_select(is_play, placed, me), me)
+    done_first = ~is_play & (p == state.first_player)
+    return state.replace(
+        setup_player=jnp.where(done_first, 1 - state.first_player, p),
+        phase=jnp.where(~is_play & ~done_first, START_TURN, state.phase))
+
+# ------------------------------------------------------------------------- legal actions
+
+
+def can_pay(energy, cost):
+    """Each typed symbol needs its own type; Colorless takes any energy left over (batched
+    over leading axes of ``cost``)."""
+    typed = jnp.arange(cost.shape[-1]) != EType.COLORLESS
+    enough = jnp.all((energy >= cost) | ~typed, axis=-1)
+    left = jnp.sum(energy) - jnp.sum(jnp.where(typed, cost, 0), axis=-1)
+    return enough & (left >= cost[..., EType.COLORLESS])
+
+
+def _immobile(me: PlayerState):
+    return me.status[0, ASLEEP] | me.status[0, PARALYZED]
+
+
+def retreat_cost(me: PlayerState):
+    return jnp.maximum(0, _card("retreat", top_cards(me)[0]) - me.retreat_discount)
+
+
+def trainer_ok(state: GameState, p, card):
+    """bool[4 + 1]: may Trainer ``card`` be played onto slot j (0..3) (targeted Trainers), and
+    with no target (last entry; the others); its effect decides (``reference/effects.py``:
+    TRAINERS)."""
+    me, opp = player(state, p), player(state, 1 - p)
+    op, a, b = (_card("trainer", card)[k] for k in range(3))
+    tops = top_cards(me)
+    has_bench = jnp.any(occupied(me)[1:])
+    heal_ok = occupied(me) & (me.damage > 0) & ((b == 0) | (_card("type", tops) == b - 1))
+    typed_ok = occupied(me) & (_card("type", tops) == a)
+    targeted_ok = jnp.where(op == Op.HEAL, heal_ok,
+                            jnp.where(op == Op.COIN_UNTIL_TAILS_ATTACH, typed_ok, False))
+    active_named = occupied(me)[0] & ((_card("name", tops[0]) == a) |
+                                      (_card("name", tops[0]) == b))
+    untargeted_ok = jnp.select(
+        [op == Op.SWITCH_OPPONENT_ACTIVE, op == Op.ACTIVE_TO_HAND,
+         (op == Op.HEAL) | (op == Op.COIN_UNTIL_TAILS_ATTACH) | (op == Op.NONE)],
+        [jnp.any(occupied(opp)[1:]), active_named & has_bench, False], True)
+    ok = jnp.concatenate([targeted_ok, untargeted_ok[None]])
+    allowed = ~(_card("is_supporter", card) & me.supporter_played)
+    return ok & allowed
+
+
+def ability_ok(state: GameState, p):
+    """bool[4]: may the ability of slot j be used now."""
+    me, opp = player(state, p), player(state, 1 - p)
+    tops = top_cards(me)
+    ability = _card("ability", tops)
+    active_typed = occupied(me)[0] & (_card("type", tops[0]) == ability[:, 1])
+    is_active = (jnp.arange(NUM_SLOTS) == 0) & occupied(opp)[0]
+    cond = jnp.select([ability[:, 0] == Op.ZONE_ATTACH_TO_ACTIVE,
+                       ability[:, 0] == Op.POISON_IF_ACTIVE], [active_typed, is_active], False)
+    return (occupied(me) & _card("has_ability", tops) & (me.ability_used_turn != state.turn)
+            & cond)
+
+
+def main_mask(state: GameState):
+    p = turn_player(state)
+    me = player(state, p)
+    tops = top_cards(me)
+    active = tops[0]
+    attack_ok = ((state.turn != 1) & occupied(me)[0] & ~_immobile(me)
+                 & (jnp.arange(A.NUM_ATTACKS) < _card("num_attacks", active))
+                 & can_pay(me.energy[0], _card("attack_cost", active)))
+    attach_ok = (me.zone_current >= 0) & occupied(me)
+    bench_free = first_empty_bench(me) < NUM_SLOTS
+
+    def hand_card(i):
+        """bool[5]: PLAY_ON i,0..3, then PLAY i."""
+        card = me.hand[i]
+        valid = i < me.hand_size
+        evolve = ((state.turn > 2) & occupied(me) & (_card("stage", card) > 0)
+                  & (_card("evolves_from", card) == _card("name", tops))
+                  & (me.entered_turn != state.turn))
+        pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & bench_free)[None]])
+        trainer = trainer_ok(state, p, card)
+        return valid & jnp.where(_card("is_pokemon", card), pokemon, trainer)
+
+    per_card = jax.vmap(hand_card)(jnp.arange(HAND_MAX))
+    can_retreat = (~me.retreated & occupied(me)[0] & ~_immobile(me)
+                   & (me.cant_retreat_turn[0] != state.turn)
+                   & (jnp.sum(me.energy[0]) >= retreat_cost(me)))
+    return jnp.concatenate([
+        jnp.ones(1, bool), attack_ok, attach_ok, per_card[:, NUM_SLOTS],
+        per_card[:, :NUM_SLOTS].reshape(-1), ability_ok(state, p),
+        can_retreat & occupied(me)[1:], jnp.zeros(NUM_SLOTS, bool)])
+
+
+def setup_mask(state: GameState):
+    me = player(state, state.setup_player)
+    has_active = occupied(me)[0]
+    room = ~has_active | (first_empty_bench(me) < NUM_SLOTS)
+    play = (jnp.arange(HAND_MAX) < me.hand_size) & _card("is_basic", me.hand) & room
+    mask = jnp.zeros(A.NUM_ACTIONS, bool).at[A.END].set(has_active)
+    return mask.at[A.PLAY_BASE:A.PLAY_ON_BASE].set(play)
+
+
+def choice_mask(state: GameState):
+    me = player(state, state.pending_player[0])
+    ok = occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
+    ok &= (state.pending_kind[0] != ATTACH_BENCH) | (
+        _card("type", top_cards(me)) == state.pending_energy[0])
+    return jnp.zeros(A.NUM_ACTIONS, bool).at[A.CHOOSE_BASE:].set(ok)
+
+
+def legal_action_mask(state: GameState):
+    """bool[NUM_ACTIONS]: the current player's legal actions (all False once over)."""
+    mask = jnp.where(state.num_pending > 0, choice_mask(state),
+                     jnp.where(state.phase == SETUP, setup_mask(state), main_mask(state)))
+    return mask & (state.phase != OVER)
+
+# ---------------------------------------------------------------------------- main actions
+
+
+def resolve_choice(state: GameState, slot) -> GameState:
+    """Answer the first pending choice with slot ``slot``."""
+    kind, who, energy = state.pending_kind[0], state.pending_player[0], state.pending_energy[0]
+    state = pop_choice(state)
+    me = player(state, who)
+    swapped = swap_slots(me, 0, slot)
+    promoted = clear_slot(swapped, slot)
+    switched = leave_active(swapped, slot)
+    attached = me.replace(energy=me.energy.at[slot, jnp.maximum(energy, 0)].add(1))
+    new = tree_select(kind == PROMOTE, promoted,
+                      tree_select(kind == SWITCH_IN, switched, attached))
+    return set_player(state, who, new, me)
+
+
+def attach_energy(state: GameState, slot) -> GameState:
+    p = turn_player(state)
+    return update(state, p, lambda me: me.replace(
+        energy=me.energy.at[slot, me.zone_current].add(1), zone_current=I32(-1)))
+
+
+def _draw_n(me: PlayerState, n, most: int) -> PlayerState:
+    for i in range(most):
+        me = draw(me, i < n)
+    return me
+
+
+def trainer_effect(key, state: GameState, p, slot, effect) -> GameState:
+    """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode."""
+    op, a = effect[0], effect[1]
+
+    def on_me(fn):
+        return lambda s: update(s, p, fn)
+
+    def switch_opponent(s):
+        return push_choice(s, SWITCH_IN, 1 - p)
+
+    def heal(s):
+        return update(s, p, lambda me: me.replace(damage=me.damage.at[slot].set(
+            jnp.maximum(0, me.damage[slot] - a))))
+
+    def active_to_hand(s):
+        def to_hand(me):
+            for c in me.stack[0][::-1]:
+                me = take_into_hand(me, c, c >= 0)
+            return clear_slot(me, 0)
+
+        return push_choice(update(s, p, to_hand), PROMOTE, p)
+
+    def coin_until_tails(s):
+        def flip(carry):  # the loop carries only the counter and the heads, not the state
+            k, heads, _ = carry
+            coin = jax.random.bernoulli(jax.random.fold_in(key, k), 0.5)
+            return k + 1, heads + coin, coin
+
+        k, heads, _ = jax.lax.while_loop(lambda c: c[2], flip,
+                                         (s.rng_counter, I32(0), jnp.bool_(True)))
+        return update(s.replace(rng_counter=k), p, lambda me: me.replace(
+            energy=me.energy.at[slot, a].add(heads)))
+
+    def random_basic(s):
+        me = player(s, p)
+        basic = (jnp.arange(DECK_SIZE) < me.deck_size) & _card("is_basic", me.deck)
+        n = jnp.sum(basic)
+        s, r = randint_if(key, s, n, n > 0)
+        pos = jnp.argmax(jnp.cumsum(basic) == r + 1)
+        taken = take_into_hand(me.replace(deck=remove_at(me.deck, pos),
+                                          deck_size=me.deck_size - 1), me.deck[pos])
+        return set_player(s, p, tree_select(n > 0, taken, me), me)
+
+    def shuffle_draw(s):
+        opp = base = player(s, 1 - p)
+        i = jnp.arange(DECK_SIZE)
+        from_hand = opp.hand[jnp.clip(i - opp.deck_size, 0, HAND_MAX - 1)]
+        both = jnp.where(i < opp.deck_size, opp.deck,
+                         jnp.where(i < opp.deck_size + opp.hand_size, from_hand, -1))
+        n = opp.deck_size + opp.hand_size
+        s, perm = permutation(key, s, n)
+        opp = opp.replace(deck=gather_shuffled(both, perm), deck_size=n,
+                          hand=jnp.full(HAND_MAX, -1, I32), hand_size=I32(0))
+        opp = _draw_n(opp, a, _max_arg(Op.OPPONENT_SHUFFLE_DRAW, 0))
+        return set_player(s, 1 - p, opp, base)
+
+    branches = [
+        lambda s: s,
+        on_me(lambda me: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
+        switch_opponent,
+        on_me(lambda me: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
+        heal,
+        active_to_hand,
+        coin_until_tails,
+        random_basic,
+        on_me(lambda me: me.replace(retreat_discount=me.retreat_discount + a)),
+        shuffle_draw,
+    ]
+    return jax.lax.switch(op, branches, state)
+
+
+def play_card(key, state: GameState, index, slot) -> GameState:
+    """Hand card ``index`` (PLAY: ``slot`` -1; PLAY_ON: slot): a Basic to the first empty
+    Bench spot, an evolution onto ``slot``, or a Trainer (then its effect)."""
+    p = turn_player(state)
+    me = base = player(state, p)
+    card = me.hand[index]
+    me = me.replace(hand=remove_at(me.hand, index), hand_size=me.hand_size - 1)
+    target = jnp.maximum(slot, 0)
+    benched = place(me, first_empty_bench(me), card, state.turn)
+    evolved = leave_active(me, target)
+    depth = jnp.sum(me.stack[target] >= 0)
+    evolved = evolved.replace(
+        stack=evolved.stack.at[target, jnp.minimum(depth, 2)].set(card),
+        entered_turn=evolved.entered_turn.at[target].set(state.turn),
+        ability_used_turn=evolved.ability_used_turn.at[target].set(NEVER))
+    supporter = _card("is_supporter", card)
+    discard, discard_size = append(me.discard, me.discard_size, card)
+    trainer = me.replace(discard=discard, discard_size=discard_size,
+                         supporter_played=me.supporter_played | supporter)
+    is_pokemon = _card("is_pokemon", card)
+    me = tree_select(is_pokemon, tree_select(slot < 0, benched, evolved), trainer)
+    state = set_player(state, p, me, base)
+    effect = jnp.where(is_pokemon, 0, _card("trainer", card))
+    return trainer_effect(key, state, p, target, effect)
+
+
+def use_ability(state: GameState, slot) -> GameState:
+    p = turn_player(state)
+    me = base = player(state, p)
+    op, a = (_card("ability", top_cards(me)[slot])[k] for k in range(2))
+    me = me.replace(ability_used_turn=me.ability_used_turn.at[slot].set(state.turn))
+    attach = me.replace(energy=me.energy.at[0, a].add(1))
+    state = set_player(state, p, tree_select(op == Op.ZONE_ATTACH_TO_ACTIVE, attach, me), base)
+    opp = player(state, 1 - p)
+    poisoned = opp.replace(status=opp.status.at[0, POISONED].set(True))
+    return set_player(state, 1 - p, tree_select(op == Op.POISON_IF_ACTIVE, poisoned, opp), opp)
+
+
+def retreat(state: GameState, bench_slot) -> GameState:
+    """Discard the cost, lowest EType first; swap with Bench ``bench_slot``."""
+    p = turn_player(state)
+    me = base = player(state, p)
+    energy = me.energy[0]
+    before = jnp.cumsum(energy) - energy
+    paid = jnp.clip(retreat_cost(me) - before, 0, energy)
+    me = me.replace(energy=me.energy.at[0].set(energy - paid), retreated=jnp.bool_(True))
+    me = leave_active(swap_slots(me, 0, bench_slot), bench_slot)
+    return set_player(state, p, me, base)
+
+
+def extra_energy(energy, cost, etype):
+    """Energy of ``etype`` left after paying ``cost``, Colorless paid by other types first."""
+    other_cost = jnp.sum(jnp.where((jnp.arange(cost.shape[0]) != etype)
+                                   & (jnp.arange(cost.shape[0]) != EType.COLORLESS), cost, 0))
+    other = jnp.sum(energy) - energy[etype] - other_cost
+    return energy[etype] - cost[etype] - jnp.maximum(0, cost[EType.COLORLESS] - other)
+
+
+def attack_effect(key, state: GameState, p, k):
+    """(state, base damage): the attack's effect (``reference/effects.py``, ATTACKS)."""
+    active = top_cards(player(state, p))[0]
+    damage = _card("attack_damage", active)[k]
+    effect = _card("attack_effect", active)[k]
+    op, a, b, c = effect[0], effect[1], effect[2], effect[3]
+    n_coins = jnp.select([op == Op.COIN_BONUS, (op == Op.COINS_ZONE_ATTACH_BENCH)
+                          | (op == Op.COINS_DAMAGE)], [1, a], 0)
+    state, heads = coins(key, state, n_coins)
+    me, opp = base_me, base_opp = player(state, p), player(state, 1 - p)
+    bench = occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
+    bench_of_type = bench & (_card("type", top_cards(me)) == b)
+    opp_bench = occupied(opp) & (jnp.arange(NUM_SLOTS) > 0)
+    cost = _card("attack_cost", active)[k]
+    extra = extra_energy(me.energy[0], cost, a)
+    base = jnp.select(
+        [op == Op.EXTRA_ENERGY_BONUS, op == Op.COIN_BONUS, op == Op.DAMAGE_PER_OWN_BENCH,
+         op == Op.COINS_DAMAGE],
+        [damage + jnp.where(extra >= b, c, 0), damage + a * heads, a * jnp.sum(bench_of_type),
+         b * heads], damage)
+    me = me.replace(
+        energy=jnp.where(op == Op.DISCARD_OWN_ENERGY,
+                         me.energy.at[0, a].add(-jnp.minimum(b, me.energy[0, a])), me.energy),
+        damage=jnp.where(op == Op.HEAL_SELF,
+                         me.damage.at[0].set(jnp.maximum(0, me.damage[0] - a)), me.damage))
+    opp = opp.replace(
+        cant_retreat_turn=jnp.where(op == Op.DEFENDER_CANT_RETREAT,
+                                    opp.cant_retreat_turn.at[0].set(state.turn + 1),
+                                    opp.cant_retreat_turn),
+        damage=jnp.where((op == Op.OPPONENT_BENCH_DAMAGE) & opp_bench, opp.damage + a,
+                         opp.damage))
+    state = set_player(set_player(state, p, me, base_me), 1 - p, opp, base_opp)
+    dance = (op == Op.COINS_ZONE_ATTACH_BENCH) & jnp.any(bench_of_type)
+    for i in range(MAX_PENDING):
+        state = push_choice(state, ATTACH_BENCH, p, b, dance & (i < heads))
+    return state, base
+
+
+def attack(key, state: GameState, k) -> GameState:
+    """Confused flips first (tails: nothing happens); the effect gives the base damage; if the
+    attack prints damage and the base is > 0, Giovanni's bonus and weakness are added."""
+    p = turn_player(state)
+    state = state.replace(phase=I32(AFTER_ATTACK))
+    attacker = top_cards(player(state, p))[0]
+    confused = player(state, p).status[0, CONFUSED]
+    state, heads = coin_if(key, state, confused)
+    hit, base = attack_effect(key, state, p, k)
+    opp = player(hit, 1 - p)
+    defender = top_cards(opp)[0]
+    amount = (base + player(hit, p).active_damage_bonus
+              + jnp.where(_card("weakness", defender) == _card("type", attacker),
+                          WEAKNESS_BONUS, 0))
+    lands = _card("attack_does_damage", attacker)[k] & (base > 0)
+    hit = set_player(hit, 1 - p, opp.replace(damage=opp.damage.at[0].add(
+        jnp.where(lands, amount, 0))), opp)
+    return tree_select(~confused | heads, hit, state)
+
+# --------------------------------------------------------------------------------- the flow
+
+
+def finish(state: GameState, winner, cond) -> GameState:
+    over = state.replace(phase=I32(OVER), winner=jnp.asarray(winner, I32),
+                         pending_kind=jnp.full(MAX_PENDING, -1, I32),
+                         pending_player=jnp.full(MAX_PENDING, -1, I32),
+                         pending_energy=jnp.full(MAX_PENDING, -1, I32), num_pending=I32(0))
+    return tree_select(cond, over, state)
+
+
+def resolve_knockouts(state: GameState) -> GameState:
+    """Knock out every Pokémon with damage >= HP: its cards go to its owner's discard pile (slot
+    order, Basic first), the opponent scores 1 (2 for an ex). Then the win check, else the
+    promotions, the turn player's opponent first. (Both players at once: only the promotions'
+    order depends on whose turn it is.)"""
+    pl = state.players
+    tops = top_cards(pl)
+    out = occupied(pl) & (pl.damage >= _card("hp", tops))
+    cards = pl.stack.reshape(2, -1)
+    goes = jnp.repeat(out, STACK_SIZE, axis=1) & (cards >= 0)
+    pos = jnp.where(goes, pl.discard_size[:, None] + jnp.cumsum(goes, axis=1) - 1, DECK_SIZE)
+    discard = jax.vmap(lambda d, i, c: d.at[i].set(c, mode="drop"))(pl.discard, pos, cards)
+    scored = jnp.sum(jnp.where(out, jnp.where(_card("is_ex", tops), 2, 1), 0), axis=1)
+
+    def clear(field):
+        x, empty = getattr(pl, field), getattr(_EMPTY, field)[0]
+        return jnp.where(out.reshape(out.shape + (1,) * (x.ndim - 2)), empty, x)
+
+    pl = pl.replace(discard=discard, discard_size=pl.discard_size + jnp.sum(goes, axis=1),
+                    points=pl.points + scored[::-1], **{f: clear(f) for f in SLOT_FIELDS})
+    state = state.replace(players=pl)
+    alive = jnp.any(occupied(pl), axis=1)
+    wins = (pl.points >= WIN_POINTS) | ~alive[::-1]
+    both, either = wins[0] & wins[1], wins[0] | wins[1]
+    tp = turn_player(state)
+    for q in (1 - tp, tp):
+        state = push_choice(state, PROMOTE, q, -1, ~either & ~occupied(pl)[q, 0])
+    return finish(state, jnp.where(both, -1, jnp.argmax(wins)), either)
+
+
+def checkup(key, state: GameState) -> GameState:
+    """The ended turn's player's Active, then the other's: Poisoned 10; Burned 20 then a coin
+    (heads cures); Asleep a coin (heads wakes); Paralyzed cured if its owner's turn ended."""
+    ended = turn_player(state)
+    for q in (ended, 1 - ended):
+        me = player(state, q)
+        here = occupied(me)[0]
+        st = me.status[0] & here
+        damage = me.damage[0] + 10 * st[POISONED] + 20 * st[BURNED]
+        state, cured = coin_if(key, state, st[BURNED])
+        state, woke = coin_if(key, state, st[ASLEEP])
+        status = me.status[0].at[BURNED].set(st[BURNED] & ~cured)
+        status = status.at[ASLEEP].set(st[ASLEEP] & ~woke)
+        status = status.at[PARALYZED].set(me.status[0, PARALYZED] & (q != ended))
+        status = jnp.where(here, status, me.status[0])
+        state = set_player(state, q, me.replace(damage=me.damage.at[0].set(damage),
+                                                status=me.status.at[0].set(status)), me)
+    return state
+
+
+def end_turn(key, state: GameState) -> GameState:
+    """Unused energy and this turn's effects end; checkup; knock-outs; the turn limit."""
+    p = turn_player(state)
+    state = update(state, p, lambda me: me.replace(
+        zone_current=I32(-1), supporter_played=jnp.bool_(False), retreated=jnp.bool_(False),
+        active_damage_bonus=I32(0), retreat_discount=I32(0)))
+    state = resolve_knockouts(checkup(key, state))
+    running = state.phase != OVER
+    state = finish(state, -1, running & (state.turn >= TURN_LIMIT))
+    return state.replace(phase=jnp.where(state.phase == OVER, state.phase, START_TURN))
+
+
+def start_turn(key, state: GameState) -> GameState:
+    """Next turn: the Energy Zone moves on (not on turn 1), then draw 1."""
+    state = state.replace(turn=state.turn + 1)
+    p = turn_player(state)
+    me = base = player(state, p)
+    moves = state.turn > 1
+    state, r = randint_if(key, state, me.num_energy_types, moves)
+    me = me.replace(zone_current=jnp.where(moves, me.zone_next, me.zone_current),
+                    zone_next=jnp.where(moves, me.energy_types[r], me.zone_next))
+    return set_player(state, p, draw(me), base).replace(phase=I32(MAIN))
+
+
+def advance(key, state: GameState) -> GameState:
+    """Run the automatic parts until a decision is due or the game is over (each stage at
+    most once: after an attack, the end of the turn, the start of the next)."""
+    def due(s, phase):
+        return (s.phase == phase) & (s.num_pending == 0)
+
+    def after_attack(s):
+        s = resolve_knockouts(s)
+        return s.replace(phase=jnp.where(s.phase == OVER, s.phase, END_TURN))
+
+    state = tree_select(due(state, AFTER_ATTACK), after_attack(state), state)
+    state = tree_select(due(state, END_TURN), end_turn(key, state), state)
+    return tree_select(due(state, START_TURN), start_turn(key, state), state)
+
+
+ACTION_KIND = np.array([("end", "attack", "attach", "play", "play_on", "ability", "retreat",
+                         "choose").index(A.decode(a).kind) for a in range(A.NUM_ACTIONS)])
+ACTION_INDEX = np.array([A.decode(a).index for a in range(A.NUM_ACTIONS)])
+ACTION_SLOT = np.array([A.decode(a).slot for a in range(A.NUM_ACTIONS)])
+
+
+def step(state: GameState, action, key) -> GameState:
+    """Apply the current player's legal ``action`` and run on to the next decision."""
+    action = jnp.asarray(action, I32)
+    state = state.replace(decisions=state.decisions + 1)
+    kind = jnp.asarray(ACTION_KIND)[action]
+    index = jnp.asarray(ACTION_INDEX)[action]
+    slot = jnp.asarray(ACTION_SLOT)[action]
+    branch = jnp.where(state.num_pending > 0, 7, jnp.where(state.phase == SETUP, 8, kind))
+    branches = [
+        lambda s: s.replace(phase=I32(END_TURN)),
+        lambda s: attack(key, s, index),
+        lambda s: attach_energy(s, slot),
+        lambda s: play_card(key, s, index, slot),
+        lambda s: play_card(key, s, index, slot),
+        lambda s: use_ability(s, slot),
+        lambda s: retreat(s, slot),
+        lambda s: resolve_choice(s, slot),
+        lambda s: setup_step(s, action),
+    ]
+    return advance(key, jax.lax.switch(branch, branches, state))

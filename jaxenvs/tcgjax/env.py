@@ -1,0 +1,206 @@
+"""The TCGJax environments: gymnax wiring around the JAX engine (``engine``).
+
+* ``TCGJax`` (id "TCGJax"): the agent plays seat ``params.agent_seat`` against an opponent
+  policy (``params.opponent``: 0 random legal, 1 the scripted heuristic; ``observe``), which
+  moves inside ``step`` until the agent's next decision. Reward: +1 win, -1 loss, 0 draw, at
+  the end only.
+* ``TCGJax2P`` (id "TCGJax2P"): self-play; every decision is an env step of
+  ``obs["current_player"]``, the observation is that player's view. ``reward`` is the reward of
+  the player who just acted, ``info["rewards"]`` both players' (float32[2]).
+
+Decks: ``params.deck0``, ``params.deck1`` index the sample decks in sorted id order
+(``lockstep.DECK_NAMES``; 0 darkness-weezing-arbok-koga, 1 fire-charizard-moltres,
+2 grass-venusaur-exeggutor, 3 lightning-pikachu-zapdos, 4 psychic-mewtwo-gardevoir,
+5 water-blastoise). The observation is ``observe.observation`` (documented there), with a
+boolean ``action_mask``. An action the mask forbids, or one outside ``0..NUM_ACTIONS-1``, is
+replaced by the first legal action (as in PokeJAX), and ``info["illegal_action"]`` is True for
+that step; the engine itself never sees an illegal action.
+
+Randomness: ``reset`` splits its key into the game key (the game's random stream, ``rng.py``:
+call k uses ``fold_in(game key, k)``) and the opponent's key (decision j of the random
+opponent uses ``fold_in(opponent key, j)``); ``step`` draws nothing from its key.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+from gymnax.environments import spaces
+
+from jaxenvs.environment import Environment
+from jaxenvs.tcgjax import actions as A
+from jaxenvs.tcgjax import engine, observe
+from jaxenvs.tcgjax.cards import sample_decks
+from jaxenvs.tcgjax.state import OVER, GameState, current_player, rewards
+
+DECK_NAMES = tuple(sorted(sample_decks()))
+#: Decisions of one game are far fewer; the default never truncates a game.
+MAX_STEPS = 10_000
+
+
+@struct.dataclass
+class TCGJaxParams:
+    """Environment parameters (int32 scalars; changing them does not recompile)."""
+
+    deck0: int = 3
+    """Player 0's deck, an index into ``DECK_NAMES`` (default lightning-pikachu-zapdos)."""
+    deck1: int = 5
+    """Player 1's deck (default water-blastoise)."""
+    agent_seat: int = 0
+    """``TCGJax``: the agent's seat, 0 or 1 (who goes first is the game's coin)."""
+    opponent: int = 0
+    """``TCGJax``: 0 random legal, 1 scripted."""
+    max_steps_in_episode: int = MAX_STEPS
+    """Truncation limit in env steps."""
+
+
+@struct.dataclass
+class TCGJaxState:
+    """An episode: the game, its keys (raw key data, uint32[2]) and counters."""
+
+    game: GameState
+    game_key: jax.Array
+    """The game's random stream key data."""
+    opponent_key: jax.Array
+    """The random opponent's key data."""
+    opponent_decisions: jax.Array
+    """Decisions the opponent took so far (int32)."""
+    time: jax.Array
+    """Env steps so far (int32)."""
+
+
+def _decks():
+    arrays = [engine.deck_arrays(sample_decks()[n]) for n in DECK_NAMES]
+    return tuple(jnp.asarray([a[i] for a in arrays]) for i in range(3))
+
+
+def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
+    game_key, opponent_key = jax.random.split(key)
+    cards, types, num_types = _decks()
+    ids = jnp.stack([jnp.asarray(params.deck0), jnp.asarray(params.deck1)]).astype(jnp.int32)
+    game = engine.new_game(game_key, cards[ids], types[ids], num_types[ids], ids)
+    return TCGJaxState(game=game, game_key=jax.random.key_data(game_key),
+                       opponent_key=jax.random.key_data(opponent_key),
+                       opponent_decisions=jnp.int32(0), time=jnp.int32(0))
+
+
+def legal_or_first(game: GameState, action) -> tuple[jax.Array, jax.Array]:
+    """``(action, was_illegal)``: ``action`` if the mask allows it, else the first legal one."""
+    mask = engine.legal_action_mask(game)
+    action = jnp.asarray(action, jnp.int32)
+    legal = (action >= 0) & (action < A.NUM_ACTIONS) & mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)]
+    return jnp.where(legal, action, jnp.argmax(mask).astype(jnp.int32)), ~legal
+
+
+def play(state: TCGJaxState, action) -> TCGJaxState:
+    """One decision of the current player (nothing once the game is over)."""
+    game = engine.step(state.game, action, jax.random.wrap_key_data(state.game_key))
+    return state.replace(game=engine.tree_select(state.game.phase == OVER, state.game, game))
+
+
+def opponent_action(state: TCGJaxState, opponent):
+    key = jax.random.wrap_key_data(state.opponent_key)
+    mask = engine.legal_action_mask(state.game)
+    return jnp.where(opponent == 1, observe.scripted_action(state.game, mask),
+                     observe.random_action(mask, key, state.opponent_decisions))
+
+
+def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
+    """At reset: the opponent places its Pokémon if it is the first to place (``engine.step``
+    of a SETUP action is ``engine.setup_decision``, nothing else happens before the second
+    player's placement; using it keeps the compiled reset small)."""
+    def waiting(s):
+        return current_player(s.game) != seat
+
+    def move(s):
+        game = engine.setup_decision(s.game, opponent_action(s, opponent))
+        return s.replace(game=game, opponent_decisions=s.opponent_decisions + 1)
+
+    return jax.lax.while_loop(waiting, move, state)
+
+
+def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxState:
+    """The agent's ``action``, then the opponent's decisions until the agent's next decision
+    or the end (one loop, so the compiled step holds one copy of ``engine.step``)."""
+    def waiting(carry):
+        s, first = carry
+        return first | ((s.game.phase != OVER) & (current_player(s.game) != seat))
+
+    def move(carry):
+        s, first = carry
+        s = play(s, jnp.where(first, action, opponent_action(s, opponent)))
+        return s.replace(opponent_decisions=s.opponent_decisions + ~first), jnp.bool_(False)
+
+    return jax.lax.while_loop(waiting, move, (state, jnp.bool_(True)))[0]
+
+
+class _Base(Environment):
+    @property
+    def default_params(self) -> TCGJaxParams:
+        return TCGJaxParams()
+
+    def check_params(self, params: TCGJaxParams) -> None:
+        errors = []
+        for name in ("deck0", "deck1"):
+            if not 0 <= int(getattr(params, name)) < len(DECK_NAMES):
+                errors.append(f"{name} must index the {len(DECK_NAMES)} sample decks "
+                              f"{DECK_NAMES}, got {getattr(params, name)!r}")
+        if int(params.agent_seat) not in (0, 1):
+            errors.append(f"agent_seat must be 0 or 1, got {params.agent_seat!r}")
+        if int(params.opponent) not in (0, 1):
+            errors.append(f"opponent must be 0 (random) or 1 (scripted), got "
+                          f"{params.opponent!r}")
+        if not 1 <= int(params.max_steps_in_episode) < 2**31:
+            errors.append(f"max_steps_in_episode must be >= 1, got "
+                          f"{params.max_steps_in_episode!r}")
+        if errors:
+            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors))
+
+    def is_terminated(self, state: TCGJaxState, params: TCGJaxParams) -> jax.Array:
+        return state.game.phase == OVER
+
+    @property
+    def num_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    def action_space(self, params: TCGJaxParams | None = None) -> spaces.Discrete:
+        return spaces.Discrete(A.NUM_ACTIONS)
+
+    def observation_space(self, params: TCGJaxParams | None = None) -> spaces.Dict:
+        return observe.observation_space()
+
+
+class TCGJax(_Base):
+    """Pokémon TCG Pocket, one seat against a random or scripted opponent (module docstring).
+    """
+
+    def reset_env(self, key, params: TCGJaxParams):
+        state = opponent_places(new_episode(key, params), params.agent_seat, params.opponent)
+        return observe.observation(state.game, params.agent_seat), state
+
+    def step_env(self, key, state: TCGJaxState, action, params: TCGJaxParams):
+        action, illegal = legal_or_first(state.game, action)
+        state = agent_then_opponent(state.replace(time=state.time + 1), action,
+                                    params.agent_seat, params.opponent)
+        reward = rewards(state.game)[params.agent_seat]
+        obs = observe.observation(state.game, params.agent_seat)
+        return obs, state, reward, state.game.phase == OVER, {"illegal_action": illegal}
+
+
+class TCGJax2P(_Base):
+    """Pokémon TCG Pocket, self-play: both seats act through ``step`` (module docstring)."""
+
+    def reset_env(self, key, params: TCGJaxParams):
+        state = new_episode(key, params)
+        return observe.observation(state.game, current_player(state.game)), state
+
+    def step_env(self, key, state: TCGJaxState, action, params: TCGJaxParams):
+        mover = current_player(state.game)
+        action, illegal = legal_or_first(state.game, action)
+        state = play(state, action).replace(time=state.time + 1)
+        both = rewards(state.game)
+        obs = observe.observation(state.game, current_player(state.game))
+        return obs, state, both[mover], state.game.phase == OVER, {"rewards": both,
+                                                                   "illegal_action": illegal}
+

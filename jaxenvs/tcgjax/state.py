@@ -1,0 +1,189 @@
+"""The JAX engine's game state: one fixed-shape pytree per game.
+
+Field for field the reference ``Game`` (``reference/state.py``), with lists padded to fixed
+sizes. Cards are card indices (``tables``), -1 (``NO_CARD``) for an empty entry; types are
+``EType`` values, -1 for none. ``players`` holds both players' fields stacked on a leading axis
+of size 2 (player 0, player 1). The padding is canonical (an empty entry, slot or pending choice
+always holds the same values), so two states of the same game position are equal array for
+array; ``convert`` builds and reads these states from and to the reference's.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
+from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES
+from jaxenvs.tcgjax.effects import NUM_TYPES
+
+#: Cards in an evolution stack at most (Basic, Stage 1, Stage 2).
+STACK_SIZE = 3
+#: Pending choices at most (Inferno Dance's 3 heads; 2 promotions).
+MAX_PENDING = 3
+#: Special Conditions, in this order (the reference's ``Status``).
+STATUSES = ("poisoned", "burned", "asleep", "paralyzed", "confused")
+POISONED, BURNED, ASLEEP, PARALYZED, CONFUSED = range(len(STATUSES))
+NUM_STATUSES = len(STATUSES)
+#: Phases, as the reference's ``Phase`` (values are these indices).
+PHASES = ("setup", "start_turn", "main", "after_attack", "end_turn", "over")
+SETUP, START_TURN, MAIN, AFTER_ATTACK, END_TURN, OVER = range(len(PHASES))
+#: Pending choice kinds, as the reference's ``ChoiceKind``; -1 marks no choice.
+CHOICE_KINDS = ("promote", "switch_in", "attach_bench")
+PROMOTE, SWITCH_IN, ATTACH_BENCH = range(len(CHOICE_KINDS))
+#: An empty slot's ``ability_used_turn`` and ``cant_retreat_turn`` (the reference's defaults).
+NEVER = -1
+
+
+@struct.dataclass
+class PlayerState:
+    """One player's cards, Pokémon in play and per-turn flags (all int32 unless stated).
+
+    In ``GameState.players`` every field has an extra leading axis of size 2.
+    """
+
+    deck: jax.Array
+    """[20] card indices, the top card first, -1 after ``deck_size``."""
+    deck_size: jax.Array
+    """Cards in the deck."""
+    hand: jax.Array
+    """[10] card indices in hand order (new cards at the end), -1 after ``hand_size``."""
+    hand_size: jax.Array
+    """Cards in hand (0..10)."""
+    discard: jax.Array
+    """[20] the discard pile in the order cards arrived, -1 after ``discard_size``."""
+    discard_size: jax.Array
+    """Cards in the discard pile."""
+    stack: jax.Array
+    """[4, 3] per slot (0 Active, 1..3 Bench) its evolution stack, Basic first, -1 padded; a
+    slot is empty iff ``stack[j, 0] == -1``."""
+    damage: jax.Array
+    """[4] damage counters (in HP; 0 for an empty slot)."""
+    energy: jax.Array
+    """[4, 10] attached energy per EType (0 for an empty slot)."""
+    status: jax.Array
+    """bool[4, 5] Special Conditions in ``STATUSES`` order (False for an empty slot)."""
+    entered_turn: jax.Array
+    """[4] turn the Pokémon was placed or last evolved (0: setup; 0 for an empty slot)."""
+    ability_used_turn: jax.Array
+    """[4] turn its ability was last used (-1: never, and for an empty slot)."""
+    cant_retreat_turn: jax.Array
+    """[4] turn during which it cannot retreat (Corner; -1: none, and for an empty slot)."""
+    points: jax.Array
+    """Points scored (the knock-outs that end a game can take it past 3)."""
+    energy_types: jax.Array
+    """[3] the deck's Energy Zone types in registration order, -1 padded."""
+    num_energy_types: jax.Array
+    """Number of Energy Zone types (1..3)."""
+    zone_current: jax.Array
+    """This turn's Energy Zone energy, -1 for none (or already attached)."""
+    zone_next: jax.Array
+    """Next turn's Energy Zone energy (shown in advance), -1 before the first draw."""
+    supporter_played: jax.Array
+    """bool: a Supporter was played this turn."""
+    retreated: jax.Array
+    """bool: the player retreated this turn."""
+    active_damage_bonus: jax.Array
+    """Giovanni: extra damage of this turn's attacks to the opponent's Active."""
+    retreat_discount: jax.Array
+    """X Speed: retreat cost reduction this turn."""
+
+
+@struct.dataclass
+class GameState:
+    """A whole game (all int32 scalars unless stated)."""
+
+    players: PlayerState
+    """Both players, stacked on a leading axis of size 2."""
+    first_player: jax.Array
+    """The player who goes first (odd turns are theirs)."""
+    turn: jax.Array
+    """Current turn, 1..60 (0 during setup)."""
+    phase: jax.Array
+    """Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a pending
+    choice (the flow resumes there once the choices are answered)."""
+    setup_player: jax.Array
+    """The player placing Pokémon during SETUP."""
+    pending_kind: jax.Array
+    """[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after ``num_pending``."""
+    pending_player: jax.Array
+    """[3] who answers each pending choice, -1 after ``num_pending``."""
+    pending_energy: jax.Array
+    """[3] the EType an ATTACH_BENCH choice attaches, -1 otherwise."""
+    num_pending: jax.Array
+    """Pending choices (0..3); the first is the current decision."""
+    winner: jax.Array
+    """0 or 1 once won; -1 while running or for a draw."""
+    decisions: jax.Array
+    """Actions taken so far."""
+    rng_counter: jax.Array
+    """Random calls made so far: call k uses ``fold_in(game key, k)`` (``rng.py``)."""
+    deck_ids: jax.Array
+    """[2] each player's deck as an index into the sorted sample deck ids, -1 for another deck
+    (information only: the rules never read it)."""
+
+
+def empty_player() -> PlayerState:
+    """A player with no cards: the padding values of every field (numpy)."""
+    i32 = np.int32
+    return PlayerState(
+        deck=np.full(DECK_SIZE, -1, i32), deck_size=i32(0),
+        hand=np.full(HAND_MAX, -1, i32), hand_size=i32(0),
+        discard=np.full(DECK_SIZE, -1, i32), discard_size=i32(0),
+        stack=np.full((NUM_SLOTS, STACK_SIZE), -1, i32), damage=np.zeros(NUM_SLOTS, i32),
+        energy=np.zeros((NUM_SLOTS, NUM_TYPES), i32),
+        status=np.zeros((NUM_SLOTS, NUM_STATUSES), bool), entered_turn=np.zeros(NUM_SLOTS, i32),
+        ability_used_turn=np.full(NUM_SLOTS, NEVER, i32),
+        cant_retreat_turn=np.full(NUM_SLOTS, NEVER, i32), points=i32(0),
+        energy_types=np.full(MAX_ENERGY_TYPES, -1, i32), num_energy_types=i32(0),
+        zone_current=i32(-1), zone_next=i32(-1), supporter_played=np.bool_(False),
+        retreated=np.bool_(False), active_damage_bonus=i32(0), retreat_discount=i32(0))
+
+
+def stack_players(p0: PlayerState, p1: PlayerState) -> PlayerState:
+    """Two numpy players stacked (numpy: building a state from the reference stays fast)."""
+    return jax.tree.map(lambda a, b: np.stack([a, b]), p0, p1)
+
+
+def player(state: GameState, p) -> PlayerState:
+    """Player ``p``'s fields (``p`` may be traced: then a select, cheaper than a gather under
+    ``vmap``)."""
+    if isinstance(p, int):
+        return jax.tree.map(lambda x: x[p], state.players)
+    return jax.tree.map(lambda x: jnp.where(p == 0, x[0], x[1]), state.players)
+
+
+def set_player(state: GameState, p, me: PlayerState, base: PlayerState | None = None
+               ) -> GameState:
+    """``state`` with player ``p``'s fields replaced by ``me``; fields of ``me`` that are the
+    very objects of ``base`` (``player(state, p)`` before the change) are left alone, which keeps
+    the compiled program small."""
+    def put(x, y, old):
+        if y is old:
+            return x
+        which = (jnp.arange(2) == p).reshape((2,) + (1,) * (x.ndim - 1))
+        return jnp.where(which, jnp.asarray(y, x.dtype)[None], x)
+
+    base = jax.tree.map(lambda _: None, me) if base is None else base
+    return state.replace(players=jax.tree.map(put, state.players, me, base,
+                                              is_leaf=lambda x: x is None))
+
+
+def turn_player(state: GameState) -> jax.Array:
+    """Odd turns belong to the first player."""
+    return jnp.where(state.turn % 2 == 1, state.first_player, 1 - state.first_player)
+
+
+def current_player(state: GameState) -> jax.Array:
+    """Whose decision it is: a pending choice's player, else the placing player in SETUP, else
+    the turn player (meaningless once over)."""
+    return jnp.where(state.num_pending > 0, state.pending_player[0],
+                     jnp.where(state.phase == SETUP, state.setup_player, turn_player(state)))
+
+
+def rewards(state: GameState) -> jax.Array:
+    """float32[2]: +1 win, -1 loss, 0 draw or not over."""
+    won = jnp.asarray([state.winner == 0, state.winner == 1])
+    return jnp.where(state.winner < 0, 0.0, jnp.where(won, 1.0, -1.0)).astype(jnp.float32)

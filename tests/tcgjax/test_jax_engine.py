@@ -1,0 +1,153 @@
+"""The JAX engine against the reference engine (``lockstep``): the random stream, one step from
+many reference positions (L2), and whole games in lock-step (L3).
+
+Tolerance: none. States are compared field for field (L2) or through a 64-bit digest of every
+field, the legal-action mask and the rewards after every decision (L3; ``lockstep``), and any
+difference fails with the first-divergence report.
+"""
+
+import itertools
+import random
+
+import jax
+import numpy as np
+import pytest
+
+from jaxenvs.tcgjax import convert, lockstep
+from jaxenvs.tcgjax.cards import sample_decks
+from jaxenvs.tcgjax.reference import RandomPolicy, action_mask, new_game, rules, step
+from jaxenvs.tcgjax.reference.state import game_from_dict
+from jaxenvs.tcgjax.rng import JaxKeyRandomSource, PythonRandomSource
+from tests.tcgjax.test_games import random_deck
+
+#: One batch size for every batched call here, so all share one compiled program.
+BATCH = 540
+DECKS = sample_decks()
+
+
+def test_precomputed_source_is_the_jax_stream():
+    for seed in (0, 12345):
+        fast, slow = lockstep.sources([seed])[0], JaxKeyRandomSource(seed)
+        fast.counter = slow.counter = lockstep.PRECOMPUTED_CALLS - 8  # crosses the table's end
+        rnd = random.Random(seed)
+        for _ in range(16):
+            kind = rnd.choice(("coin", "randint", "permutation"))
+            args = () if kind == "coin" else (rnd.randint(1, 20),)
+            assert getattr(fast, kind)(*args) == getattr(slow, kind)(*args)
+        assert fast.counter == slow.counter
+
+
+def _positions(decks, ids, seed):
+    """Every 7th decision position of a random game on the JAX stream of ``seed``."""
+    src = lockstep.sources([seed])[0]
+    game = new_game(*decks, src)
+    policies = [RandomPolicy(PythonRandomSource(seed + p)) for p in (1, 2)]
+    out = []
+    while not game.over:
+        if game.decisions % 7 == 0:
+            out.append((game.to_dict(), seed, ids, src))
+        step(game, policies[game.current_player](game))
+    return out
+
+
+def _with_statuses(data, rnd):
+    """The position with random Special Conditions on both Actives (the sample cards only
+    poison; this exercises the checkup's coins, Confused attacks and immobility)."""
+    data = {**data, "players": [dict(p) for p in data["players"]]}
+    for p in data["players"]:
+        slots = list(p["slots"])
+        if slots[0] is not None:
+            statuses = [s for s in ("poisoned", "burned") if rnd.random() < 0.4]
+            statuses += [rnd.choice(("asleep", "paralyzed", "confused"))] * (rnd.random() < 0.6)
+            slots[0] = {**slots[0], "statuses": sorted(statuses)}
+        p["slots"] = slots
+    return data
+
+
+def _one_step_cases():
+    names = sorted(DECKS)
+    games = [((DECKS[a], DECKS[b]), (names.index(a), names.index(b)), 100 + s)
+             for s, (a, b) in enumerate(itertools.product(names, repeat=2))]
+    games += [((random_deck(s), random_deck(s + 1000)), (-1, -1), 200 + s) for s in range(8)]
+    rnd = random.Random(0)
+    cases = []
+    for decks, ids, seed in games:
+        for data, seed, ids, src in _positions(decks, ids, seed):
+            variants = [data]
+            if data["phase"] == "main" and not data["pending"]:
+                variants.append(_with_statuses(data, rnd))
+            for d in variants:
+                game = game_from_dict(d, src)
+                cases += [(d, seed, ids, src, a) for a in rules.legal_actions(game)]
+    return cases
+
+
+def _stack(states):
+    return jax.tree.map(lambda *xs: np.stack(xs), *states)
+
+
+def test_one_step_from_reference_positions_with_every_legal_action():
+    """L2: from positions of reference play (all 36 pairings, random decks of implemented
+    cards, injected Special Conditions), one step of each engine with each legal action gives
+    the same next state, field for field, and the same mask and rewards."""
+    cases = _one_step_cases()
+    assert len(cases) > 4000
+    for start in range(0, len(cases), BATCH):
+        chunk = cases[start:start + BATCH]
+        expected, states = [], []
+        for data, seed, ids, src, action in chunk:
+            states.append(convert.from_dict(data, ids))
+            src.counter = data["rng_counter"]
+            game = game_from_dict(data, src)
+            step(game, action)
+            after = convert.from_game(game, ids)
+            expected.append((after, lockstep.digest(after, np.array(action_mask(game)),
+                                                    np.array(game.rewards()))))
+        got, digests = lockstep.batch_step(
+            jax.tree.map(lambda x: lockstep.pad_games(x, BATCH), _stack(states)),
+            lockstep.pad_games(np.array([c[4] for c in chunk], np.int32), BATCH),
+            lockstep.pad_games(np.array([c[1] for c in chunk], np.uint32), BATCH))
+        got, digests = jax.tree.map(np.asarray, (got, digests))
+        for i, (want, want_digest) in enumerate(expected):
+            state = jax.tree.map(lambda x: x[i], got)
+            if not all(np.array_equal(a, b) for a, b in
+                       zip(jax.tree.leaves(state), jax.tree.leaves(want))):
+                data, _, _, _, action = chunk[i]
+                ref, jx = convert.to_dict(want), convert.to_dict(state)
+                diff = {k: (ref[k], jx[k]) for k in ref if ref[k] != jx[k]}
+                pytest.fail(f"action {action} from {data}:\n(reference, jax) {diff}")
+            assert np.array_equal(digests[i], want_digest), "mask or rewards"
+
+
+def _assert_agree(run, bad):
+    if bad:
+        report = lockstep.first_divergence(run, bad[0][0], BATCH)
+        pytest.fail(f"{len(bad)} of {len(run.seeds)} games differ; first: {report}")
+
+
+def test_whole_games_in_lock_step():
+    """L3: 540 games (15 per ordered pairing), same seeds and choices: identical states, masks,
+    rewards and outcomes after every decision."""
+    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH)
+    _assert_agree(run, bad)
+    assert {pair for pair in run.deck_ids} == set(lockstep.PAIRS)
+    outcomes = set(run.outcomes)
+    assert {0, 1, None} <= outcomes
+
+
+@pytest.mark.slow
+def test_many_whole_games_in_lock_step():
+    """L3, 10,260 games: 19 batches of 540 (285 per ordered pairing)."""
+    for chunk in range(19):
+        _assert_agree(*lockstep.check(BATCH, seed=10**5 + chunk * BATCH, batch=BATCH))
+
+
+def test_a_reference_change_is_caught_and_reported(monkeypatch):
+    """The lock-step check can fail: with the reference's weakness bonus changed to 30 the
+    games differ, and the report names the step and the differing state."""
+    monkeypatch.setattr(rules, "WEAKNESS_BONUS", 30)
+    run, bad = lockstep.check(36, seed=7, batch=BATCH)
+    assert bad
+    report = lockstep.first_divergence(run, bad[0][0], BATCH)
+    assert "first differs after action" in report and "players: reference" in report
+    assert "takes" in report  # the log shows the attack's damage

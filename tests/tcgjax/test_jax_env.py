@@ -1,0 +1,105 @@
+"""The TCGJax environments: the jaxenvs/gymnax contract, hidden information, and the opponent
+policies against the reference's."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.tcgjax import convert, observe
+from jaxenvs.tcgjax.env import DECK_NAMES, TCGJax, TCGJax2P, new_episode, play
+from jaxenvs.tcgjax.reference import ScriptedPolicy, action_mask
+
+
+@pytest.mark.slow
+def test_api_single_agent_against_random_and_scripted():
+    """Slow: the compiled single-agent step (the game step inside the opponent's loop, plus the
+    auto-reset) takes minutes to compile on a 2-core CPU."""
+    env = TCGJax()
+    jaxenvs.api_test(env, env.make_params(opponent=0, agent_seat=1), num_envs=4, num_steps=48)
+    report = jaxenvs.api_test(env, env.make_params(opponent=1, deck0=0, deck1=4), num_envs=4,
+                              num_steps=48)
+    assert report.episodes_ended > 0
+
+
+@pytest.mark.slow
+def test_api_self_play():
+    """Slow: minutes of compilation on a 2-core CPU."""
+    env = TCGJax2P()
+    report = jaxenvs.api_test(env, env.make_params(deck0=1, deck1=2), num_envs=4, num_steps=192)
+    assert report.episodes_ended > 0
+
+
+def test_invalid_params_are_named():
+    env = TCGJax()
+    for bad in ({"deck0": 6}, {"agent_seat": 2}, {"opponent": 3}):
+        try:
+            env.make_params(**bad)
+        except ValueError as e:
+            assert list(bad)[0] in str(e)
+        else:
+            raise AssertionError(f"{bad} accepted")
+
+
+def test_observation_hides_the_opponents_hand_and_deck_order():
+    env = TCGJax2P()
+    obs, state = env.reset(jax.random.key(3), env.default_params)
+    me = int(obs["me"])
+    own = state.game.players
+    assert np.array_equal(obs["hand"], own.hand[me])
+    assert sorted(np.asarray(obs["deck"])[:int(own.deck_size[me])].tolist()) == \
+        np.asarray(obs["deck"])[:int(own.deck_size[me])].tolist()
+    leaves = [np.asarray(x) for x in jax.tree.leaves(obs)]
+    opp_hand = np.asarray(own.hand[1 - me])
+    # The opponent's hand appears nowhere as a sequence; only its size (counts) is shown.
+    assert not any(x.ndim == 1 and x.shape == opp_hand.shape and np.array_equal(x, opp_hand)
+                   for x in leaves)
+    assert int(obs["counts"][1, 1]) == int(own.hand_size[1 - me])
+
+
+MASK = jax.jit(observe.engine.legal_action_mask)
+
+
+def _reference_choice(policy, state):
+    game = convert.to_game(state.game, None)
+    assert action_mask(game) == list(np.asarray(MASK(state.game)))
+    return policy(game)
+
+
+def test_opponent_policies_choose_as_the_reference_policies():
+    """The JAX scripted opponent takes the reference ScriptedPolicy's action at every decision
+    of scripted-vs-scripted games; the JAX random opponent takes the RULES.md draw."""
+    scripted = jax.jit(observe.scripted_action)
+    step = jax.jit(play)
+    for g in range(4):
+        params = TCGJax().make_params(deck0=g % len(DECK_NAMES), deck1=(3 * g + 1) % 6)
+        state = jax.jit(new_episode)(jax.random.key(g), params)
+        while int(state.game.phase) != 5:
+            want = _reference_choice(ScriptedPolicy(), state)
+            assert int(scripted(state.game, MASK(state.game))) == want
+            state = step(state, jnp.int32(want))
+    key = jax.random.key(9)
+    state = jax.jit(new_episode)(jax.random.key(1), TCGJax().default_params)
+    for j in range(5):
+        mask = np.asarray(MASK(state.game))
+        legal = np.flatnonzero(mask)
+        r = int(jax.random.randint(jax.random.fold_in(key, j), (), 0, len(legal)))
+        assert int(jax.jit(observe.random_action)(MASK(state.game), key, j)) == legal[r]
+        state = step(state, jnp.int32(legal[r]))
+
+
+def test_illegal_and_out_of_range_actions_become_the_first_legal_action():
+    from jaxenvs.tcgjax import actions as A
+    from jaxenvs.tcgjax.engine import legal_action_mask
+    from jaxenvs.tcgjax.env import legal_or_first
+
+    game = new_episode(jax.random.key(3), TCGJax().default_params).game
+    mask = np.asarray(legal_action_mask(game))
+    assert 0 < mask.sum() < A.NUM_ACTIONS  # some actions legal, some not
+    tried = jnp.arange(-3, A.NUM_ACTIONS + 3)
+    chosen, illegal = jax.jit(jax.vmap(legal_or_first, in_axes=(None, 0)))(game, tried)
+    for action, got, flagged in zip(np.asarray(tried), np.asarray(chosen), np.asarray(illegal)):
+        is_legal = 0 <= action < A.NUM_ACTIONS and mask[action]
+        assert flagged == (not is_legal)
+        assert got == (action if is_legal else np.argmax(mask))
