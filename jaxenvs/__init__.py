@@ -7,6 +7,7 @@ checks any environment against that contract.
 from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
+from jaxenvs.halfcheetah import HalfCheetah
 from jaxenvs.pokejax.env import PokeJAX
 from jaxenvs.pong import Pong
 from jaxenvs.tcgjax.env import TCGJax, TCGJax2P
@@ -15,6 +16,7 @@ __version__ = "0.1.0"
 
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
+register("HalfCheetah", HalfCheetah)
 register("PokeJAX", PokeJAX)
 register("TCGJax", TCGJax)
 register("TCGJax2P", TCGJax2P)

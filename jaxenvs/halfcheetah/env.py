@@ -1,0 +1,113 @@
+"""The HalfCheetah environment: gymnax wiring around the physics in ``integrator``."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from gymnax.environments import spaces
+
+from jaxenvs.environment import Environment
+from jaxenvs.halfcheetah import integrator, model
+from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
+
+
+def float_dtype():
+    """The physics dtype: float64 when ``jax_enable_x64`` is on, else float32."""
+    return jnp.zeros(()).dtype
+
+
+def observe(state: HalfCheetahState) -> jax.Array:
+    """HalfCheetah-v5's observation (17): ``qpos[1:]`` then ``qvel``."""
+    return jnp.concatenate([state.qpos[1:], state.qvel])
+
+
+def physics_step(qpos: jax.Array, qvel: jax.Array, action: jax.Array,
+                 frame_skip: int) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """``frame_skip`` MuJoCo steps under ``ctrl = action`` (clamped to [-1, 1] by the
+    actuators). Returns ``(qpos, qvel, dx)``, ``dx`` the torso's x displacement summed over the
+    substeps (equal to the difference of ``qpos[0]``, without its rounding at large x)."""
+    def body(_, carry):
+        qpos, qvel, dx = carry
+        new_qpos, new_qvel = integrator.step(qpos, qvel, action)
+        return new_qpos, new_qvel, dx + model.TIMESTEP * new_qvel[0]
+    return jax.lax.fori_loop(0, frame_skip, body, (qpos, qvel, jnp.zeros((), qpos.dtype)))
+
+
+class HalfCheetah(Environment):
+    """gymnasium's HalfCheetah-v5 on a pure-JAX port of MuJoCo's pipeline for its model.
+
+    Observation: ``[17]`` = ``qpos[1:]`` and ``qvel``. Action: ``Box(-1, 1, (6,))``, the six
+    motor controls (gears 120, 90, 60, 120, 60, 30). Reward: ``forward_reward_weight * dx / dt
+    - ctrl_cost_weight * sum(action^2)`` with ``dt = frame_skip * 0.01``; ``info`` carries
+    ``x_position``, ``x_velocity``, ``reward_forward`` and ``reward_ctrl`` as gymnasium does.
+    No termination; truncation after ``max_steps_in_episode`` steps. The state's floats are
+    float32, or float64 under ``jax_enable_x64``; the reward is float32.
+    """
+
+    @property
+    def name(self) -> str:
+        return "HalfCheetah"
+
+    @property
+    def default_params(self) -> HalfCheetahParams:
+        return HalfCheetahParams()
+
+    def check_params(self, params: HalfCheetahParams) -> None:
+        errors = []
+        for name in ("forward_reward_weight", "ctrl_cost_weight"):
+            value = float(getattr(params, name))
+            if value != value or abs(value) == float("inf"):
+                errors.append(f"{name} must be finite, got {getattr(params, name)!r}")
+        if not float(params.reset_noise_scale) >= 0:
+            errors.append(f"reset_noise_scale must be >= 0, got {params.reset_noise_scale!r}")
+        if not 1 <= int(params.max_steps_in_episode) < 2**31:
+            errors.append("max_steps_in_episode must be in [1, 2**31), "
+                          f"got {params.max_steps_in_episode!r}")
+        if isinstance(params.frame_skip, bool) or not isinstance(params.frame_skip, int) \
+                or params.frame_skip < 1:
+            errors.append(f"frame_skip must be an int >= 1, got {params.frame_skip!r}")
+        if errors:
+            raise ValueError("Invalid HalfCheetah parameters: " + "; ".join(errors))
+
+    def step_env(self, key, state: HalfCheetahState, action, params: HalfCheetahParams):
+        dtype = state.qpos.dtype
+        action = jnp.asarray(action, dtype)
+        qpos, qvel, dx = physics_step(state.qpos, state.qvel, action, params.frame_skip)
+        x_velocity = dx / (params.frame_skip * model.TIMESTEP)
+        reward_forward = params.forward_reward_weight * x_velocity
+        ctrl_cost = params.ctrl_cost_weight * jnp.sum(action * action)
+        state = HalfCheetahState(qpos=qpos, qvel=qvel, time=state.time + 1)
+        info = {"x_position": qpos[0], "x_velocity": x_velocity,
+                "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost}
+        reward = (reward_forward - ctrl_cost).astype(jnp.float32)
+        return observe(state), state, reward, jnp.bool_(False), info
+
+    def reset_env(self, key, params: HalfCheetahParams):
+        dtype = float_dtype()
+        key_pos, key_vel = jax.random.split(key)
+        scale = jnp.asarray(params.reset_noise_scale, dtype)
+        qpos = jax.random.uniform(key_pos, (model.NV,), dtype, -1, 1) * scale
+        qvel = scale * jax.random.normal(key_vel, (model.NV,), dtype)
+        state = HalfCheetahState(qpos=qpos, qvel=qvel, time=jnp.int32(0))
+        return observe(state), state
+
+    def is_terminated(self, state: HalfCheetahState, params: HalfCheetahParams) -> jax.Array:
+        return jnp.bool_(False)
+
+    @property
+    def num_actions(self) -> int:
+        return len(model.ACTUATOR_GEAR)
+
+    def action_space(self, params: HalfCheetahParams | None = None) -> spaces.Box:
+        return spaces.Box(-1.0, 1.0, (self.num_actions,), jnp.float32)
+
+    def observation_space(self, params: HalfCheetahParams | None = None) -> spaces.Box:
+        return spaces.Box(-jnp.inf, jnp.inf, (2 * model.NV - 1,), float_dtype())
+
+    def state_space(self, params: HalfCheetahParams | None = None) -> spaces.Dict:
+        p = self.default_params if params is None else params
+        return spaces.Dict({
+            "qpos": spaces.Box(-jnp.inf, jnp.inf, (model.NV,), float_dtype()),
+            "qvel": spaces.Box(-jnp.inf, jnp.inf, (model.NV,), float_dtype()),
+            "time": spaces.Discrete(int(p.max_steps_in_episode)),
+        })

@@ -1,0 +1,190 @@
+"""Generate ``model_table.py``: the numbers of MuJoCo's compiled HalfCheetah-v5 model.
+
+Run ``python -m jaxenvs.halfcheetah.generate_model`` (needs ``pip install jaxenvs[halfcheetah]``)
+to rewrite the table from gymnasium's ``half_cheetah.xml`` as compiled by the installed MuJoCo
+(``inertiafromgeom`` and ``settotalmass`` applied by the compiler, ``body_invweight0`` and
+``dof_invweight0`` computed by ``mj_setConst``). ``tests/halfcheetah/test_model.py`` checks
+that regenerating gives the committed file.
+
+The port is specialised to a planar model: every body and geom moves in the x-z plane and
+rotates about y. The generator asserts each assumption that specialisation relies on, so a
+model that broke one fails here rather than silently giving wrong dynamics. Positions and axes
+are stored as ``(x, z)`` pairs in the frame of the owning body; angles about y follow MuJoCo's
+convention (a rotation by ``a`` maps ``(x, z)`` to ``(x cos a + z sin a, -x sin a + z cos a)``).
+"""
+
+from __future__ import annotations
+
+import pprint
+import sys
+from pathlib import Path
+
+import numpy as np
+
+TABLE_PATH = Path(__file__).with_name("model_table.py")
+
+
+def _mat(quat: np.ndarray) -> np.ndarray:
+    import mujoco
+
+    mat = np.zeros(9)
+    mujoco.mju_quat2Mat(mat, np.asarray(quat, np.float64))
+    return mat.reshape(3, 3)
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(f"half_cheetah.xml breaks the planar specialisation: {what}")
+
+
+def _is_y_rotation(mat: np.ndarray) -> bool:
+    e_y = np.array([0.0, 1.0, 0.0])
+    return bool(np.allclose(mat[1], e_y, rtol=0, atol=1e-12)
+                and np.allclose(mat[:, 1], e_y, rtol=0, atol=1e-12))
+
+
+def extract(m) -> dict[str, object]:
+    """The table's entries from a compiled ``mujoco.MjModel`` of HalfCheetah."""
+    import mujoco
+
+    nb = m.nbody - 1  # bodies without the world
+    _check(m.nq == m.nv == 9 and m.njnt == 9 and nb == 7, "9 joints, 9 dofs, 7 bodies")
+    _check(list(m.jnt_type) == [2, 2, 3] + [3] * 6, "slide, slide, hinge, then six hinges")
+    _check(np.all(m.jnt_bodyid == [1, 1, 1, 2, 3, 4, 5, 6, 7]), "joints in body order")
+    _check(np.all(m.jnt_pos == 0), "joints at their body's origin")
+    _check(np.all(m.jnt_axis[0] == [1, 0, 0]) and np.all(m.jnt_axis[1] == [0, 0, 1])
+           and np.all(m.jnt_axis[2:] == [0, 1, 0]), "root slides x, z; hinges about y")
+    _check(np.all(m.body_quat[1:] == [1, 0, 0, 0]), "bodies not rotated in their parent")
+    _check(np.all(m.body_pos[:, 1] == 0) and np.all(m.body_ipos[:, 1] == 0),
+           "bodies in the x-z plane")
+    _check(np.all(m.geom_pos[:, 1] == 0), "geoms in the x-z plane")
+    _check(m.geom_type[0] == mujoco.mjtGeom.mjGEOM_PLANE and m.geom_bodyid[0] == 0
+           and np.all(m.geom_pos[0] == 0) and np.all(m.geom_quat[0] == [1, 0, 0, 0]),
+           "geom 0 is the floor plane z = 0")
+    _check(np.all(m.geom_type[1:] == mujoco.mjtGeom.mjGEOM_CAPSULE), "geoms 1-8 capsules")
+    _check(m.opt.cone == mujoco.mjtCone.mjCONE_PYRAMIDAL and m.opt.integrator ==
+           mujoco.mjtIntegrator.mjINT_EULER and m.opt.disableflags == 0
+           and m.opt.enableflags == 0, "pyramidal cone, Euler, no option flags")
+    _check(np.all(m.geom_margin == 0) and np.all(m.geom_gap == 0), "no contact margins")
+    _check(np.all(m.geom_condim == 3) and len(set(map(tuple, m.geom_friction))) == 1
+           and len(set(map(tuple, m.geom_solref))) == 1
+           and len(set(map(tuple, m.geom_solimp))) == 1,
+           "one friction, solref and solimp for all geoms (no mixing needed), condim 3")
+    _check(np.all(m.jnt_margin == 0), "no joint-limit margins")
+    _check(np.all(m.actuator_trnid[:, 0] == np.arange(3, 9)) and
+           np.all(m.actuator_gaintype == 0) and np.all(m.actuator_biastype == 0) and
+           np.all(m.actuator_dyntype == 0) and np.all(m.actuator_gainprm[:, 0] == 1),
+           "six plain motors on the hinges 3-8")
+    _check(np.all(m.qpos0 == 0) and np.all(m.qpos_spring == 0), "springs rest at qpos = 0")
+
+    body_iyy = []
+    for b in range(1, m.nbody):
+        rot = _mat(m.body_iquat[b])
+        body_iyy.append(float((rot @ np.diag(m.body_inertia[b]) @ rot.T)[1, 1]))
+    geom_axis = []
+    for g in range(1, m.ngeom):
+        rot = _mat(m.geom_quat[g])
+        _check(_is_y_rotation(rot), f"geom {g} rotated about y only")
+        geom_axis.append((float(rot[0, 2]), float(rot[2, 2])))
+
+    def pairs(a: np.ndarray) -> tuple:
+        return tuple((float(x), float(z)) for x, _, z in a)
+
+    def floats(a) -> tuple:
+        return tuple(float(x) for x in np.asarray(a).ravel())
+
+    return {
+        "TIMESTEP": float(m.opt.timestep),
+        "GRAVITY_Z": float(m.opt.gravity[2]),
+        "IMPRATIO": float(m.opt.impratio),
+        "BODY_PARENT": tuple(int(p) - 1 for p in m.body_parentid[1:]),
+        "BODY_POS": pairs(m.body_pos[1:]),
+        "BODY_IPOS": pairs(m.body_ipos[1:]),
+        "BODY_MASS": floats(m.body_mass[1:]),
+        "BODY_IYY": tuple(body_iyy),
+        "BODY_INVWEIGHT0_TRAN": floats(m.body_invweight0[1:, 0]),
+        "DOF_BODY": tuple(int(b) - 1 for b in m.dof_bodyid),
+        "DOF_ARMATURE": floats(m.dof_armature),
+        "DOF_DAMPING": floats(m.dof_damping),
+        "DOF_STIFFNESS": floats(m.jnt_stiffness),
+        "DOF_INVWEIGHT0": floats(m.dof_invweight0),
+        "LIMITED_DOFS": tuple(int(j) for j in np.nonzero(m.jnt_limited)[0]),
+        "LIMIT_RANGE": tuple(tuple(floats(r)) for r in m.jnt_range[m.jnt_limited == 1]),
+        "LIMIT_SOLREF": floats(m.jnt_solref[m.jnt_limited == 1][0]),
+        "LIMIT_SOLIMP": floats(m.jnt_solimp[m.jnt_limited == 1][0]),
+        "GEOM_BODY": tuple(int(b) - 1 for b in m.geom_bodyid[1:]),
+        "GEOM_POS": pairs(m.geom_pos[1:]),
+        "GEOM_AXIS": tuple(geom_axis),
+        "GEOM_RADIUS": floats(m.geom_size[1:, 0]),
+        "GEOM_HALFLENGTH": floats(m.geom_size[1:, 1]),
+        "CONTACT_FRICTION": float(m.geom_friction[0, 0]),
+        "CONTACT_SOLREF": floats(m.geom_solref[0]),
+        "CONTACT_SOLIMP": floats(m.geom_solimp[0]),
+        "ACTUATOR_GEAR": floats(m.actuator_gear[:, 0]),
+        "CTRL_RANGE": floats(m.actuator_ctrlrange[0]),
+    }
+
+
+_DOCS = {
+    "TIMESTEP": "Physics timestep h (s).",
+    "GRAVITY_Z": "Gravity along z (m/s^2).",
+    "IMPRATIO": "Ratio of frictional to normal constraint impedance.",
+    "BODY_PARENT": "Parent of each body (0 torso .. 6 ffoot), -1 for the world.",
+    "BODY_POS": "Body origin in its parent's frame, (x, z).",
+    "BODY_IPOS": "Centre of mass in the body frame, (x, z).",
+    "BODY_MASS": "Body mass (kg), after settotalmass.",
+    "BODY_IYY": "Moment of inertia about the body's y axis through its centre of mass.",
+    "BODY_INVWEIGHT0_TRAN": "MuJoCo's body_invweight0[:, 0] (translational inverse weight).",
+    "DOF_BODY": "Body each dof moves: rootx, rootz, rooty, bthigh .. ffoot.",
+    "DOF_ARMATURE": "Armature added to the mass matrix diagonal.",
+    "DOF_DAMPING": "Joint damping (N m s/rad), integrated implicitly.",
+    "DOF_STIFFNESS": "Joint stiffness (N m/rad); springs rest at qpos = 0.",
+    "DOF_INVWEIGHT0": "MuJoCo's dof_invweight0.",
+    "LIMITED_DOFS": "Dofs with joint-limit constraints.",
+    "LIMIT_RANGE": "Their ranges (rad).",
+    "LIMIT_SOLREF": "Joint-limit solref (timeconst, dampratio).",
+    "LIMIT_SOLIMP": "Joint-limit solimp (dmin, dmax, width, midpoint, power).",
+    "GEOM_BODY": "Body of each capsule (floor excluded).",
+    "GEOM_POS": "Capsule centre in its body's frame, (x, z).",
+    "GEOM_AXIS": "Capsule axis (unit) in its body's frame, (x, z).",
+    "GEOM_RADIUS": "Capsule radius.",
+    "GEOM_HALFLENGTH": "Capsule half-length of the segment between the sphere centres.",
+    "CONTACT_FRICTION": "Sliding friction of every contact (both tangent directions).",
+    "CONTACT_SOLREF": "Contact solref.",
+    "CONTACT_SOLIMP": "Contact solimp.",
+    "ACTUATOR_GEAR": "Motor gears for hinges 3-8.",
+    "CTRL_RANGE": "Control range of every motor (ctrl is clamped to it).",
+}
+
+
+def render(table: dict[str, object], mujoco_version: str) -> str:
+    """The text of ``model_table.py`` for ``table``."""
+    lines = [
+        '"""HalfCheetah-v5\'s compiled model. GENERATED by ``python -m',
+        f'jaxenvs.halfcheetah.generate_model`` from mujoco {mujoco_version}; do not edit."""',
+        "",
+        f"MUJOCO_VERSION = {mujoco_version!r}",
+    ]
+    for name, value in table.items():
+        lines += ["", f"#: {_DOCS[name]}",
+                  f"{name} = " + pprint.pformat(value, width=100 - len(name) - 3)]
+    return "\n".join(lines) + "\n"
+
+
+def generate() -> str:
+    """The table text for the installed MuJoCo and gymnasium."""
+    import mujoco
+
+    from jaxenvs.halfcheetah.reference import load_model
+
+    return render(extract(load_model()), mujoco.__version__)
+
+
+def main(argv: list[str] | None = None) -> int:
+    TABLE_PATH.write_text(generate())
+    print(f"wrote {TABLE_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

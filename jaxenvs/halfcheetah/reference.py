@@ -1,0 +1,168 @@
+"""HalfCheetah against its reference: MuJoCo's C library running gymnasium's HalfCheetah-v5.
+
+The adapter loads ``half_cheetah.xml`` from the installed gymnasium, injects a state
+(``qpos``, ``qvel``, ``ctrl``) into an ``MjData`` and reads back what each stage of the JAX
+pipeline must reproduce: the mass matrix (``mj_fullM``), bias, passive and actuator forces,
+contacts, constraint rows (``efc_*``), accelerations and the state after ``mj_step``. It also
+records states from MuJoCo rollouts for the state-injection tests. MuJoCo is deterministic, so
+tests generate their reference data here instead of committing it.
+
+MuJoCo and gymnasium are imported lazily: ``pip install jaxenvs[halfcheetah]`` installs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+#: gymnasium's HalfCheetah-v5 env step: ``FRAME_SKIP`` physics steps.
+FRAME_SKIP = 5
+
+
+def _mujoco():
+    try:
+        import mujoco
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("the HalfCheetah reference needs MuJoCo and gymnasium: "
+                          "pip install jaxenvs[halfcheetah]") from error
+    return mujoco
+
+
+def xml_path() -> Path:
+    """gymnasium's ``half_cheetah.xml`` (the model HalfCheetah-v5 loads)."""
+    try:
+        import gymnasium
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("the HalfCheetah reference needs MuJoCo and gymnasium: "
+                          "pip install jaxenvs[halfcheetah]") from error
+    return Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets" / "half_cheetah.xml"
+
+
+def load_model():
+    """The compiled ``mujoco.MjModel`` of HalfCheetah-v5."""
+    return _mujoco().MjModel.from_xml_path(str(xml_path()))
+
+
+@dataclasses.dataclass(frozen=True)
+class Contact:
+    """One MuJoCo contact between the floor (geom 0) and a capsule."""
+
+    geom: int
+    """The capsule's geom id (1-8)."""
+    pos: np.ndarray
+    """float64[3]: the contact point (midway between the surfaces)."""
+    dist: float
+    """Signed distance (negative: penetration)."""
+    frame: np.ndarray
+    """float64[3, 3]: rows normal, first tangent, second tangent."""
+    efc_address: int
+    """First constraint row of this contact (-1 if none)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Forward:
+    """MuJoCo's intermediate quantities of ``mj_forward`` at one state."""
+
+    mass_matrix: np.ndarray
+    """float64[9, 9]: ``mj_fullM`` (armature included)."""
+    qfrc_bias: np.ndarray
+    qfrc_gravity: np.ndarray
+    """``qfrc_bias`` of the same configuration at zero velocity."""
+    qfrc_passive: np.ndarray
+    qfrc_actuator: np.ndarray
+    qacc_smooth: np.ndarray
+    contacts: tuple[Contact, ...]
+    efc: dict[str, np.ndarray]
+    """``efc_type``, ``efc_id``, ``efc_J`` (dense, nefc x 9), ``efc_pos``, ``efc_R``,
+    ``efc_D``, ``efc_aref``, ``efc_force``, ``efc_state``."""
+    qfrc_constraint: np.ndarray
+    qacc: np.ndarray
+    xpos: np.ndarray
+    """float64[8, 3]: body origins (world first)."""
+    xmat: np.ndarray
+    """float64[8, 3, 3]: body orientations."""
+    xipos: np.ndarray
+    """float64[8, 3]: body centres of mass."""
+
+
+class Reference:
+    """One MuJoCo model and data, for state injection."""
+
+    def __init__(self):
+        self.mujoco = _mujoco()
+        self.model = load_model()
+        self.data = self.mujoco.MjData(self.model)
+
+    def set_state(self, qpos, qvel, ctrl=None) -> None:
+        """Inject a state; ``ctrl`` defaults to zero. The warm start is cleared, as after reset."""
+        d = self.data
+        self.mujoco.mj_resetData(self.model, d)
+        d.qpos[:] = qpos
+        d.qvel[:] = qvel
+        d.ctrl[:] = 0 if ctrl is None else ctrl
+
+    def forward(self, qpos, qvel, ctrl=None) -> Forward:
+        """``mj_forward`` at a state, and what it computed."""
+        mj, m, d = self.mujoco, self.model, self.data
+        self.set_state(qpos, qvel * 0, ctrl)
+        mj.mj_forward(m, d)
+        gravity = d.qfrc_bias.copy()
+        self.set_state(qpos, qvel, ctrl)
+        mj.mj_forward(m, d)
+        full = np.zeros((m.nv, m.nv))
+        mj.mj_fullM(m, d, full)
+        nefc = d.nefc
+        efc_j = np.zeros((nefc, m.nv))
+        if nefc:
+            if mj.mj_isSparse(m):
+                mj.mju_sparse2dense(efc_j, d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr,
+                                    d.efc_J_colind)
+            else:
+                efc_j[:] = d.efc_J[:nefc * m.nv].reshape(nefc, m.nv)
+        contacts = tuple(
+            Contact(int(c.geom[1]), c.pos.copy(), float(c.dist), c.frame.reshape(3, 3).copy(),
+                    int(c.efc_address))
+            for c in (d.contact[i] for i in range(d.ncon)))
+        efc = {name: getattr(d, name)[:nefc].copy() for name in (
+            "efc_type", "efc_id", "efc_pos", "efc_R", "efc_D", "efc_aref", "efc_force",
+            "efc_state")}
+        efc["efc_J"] = efc_j
+        return Forward(
+            mass_matrix=full, qfrc_bias=d.qfrc_bias.copy(), qfrc_gravity=gravity,
+            qfrc_passive=d.qfrc_passive.copy(), qfrc_actuator=d.qfrc_actuator.copy(),
+            qacc_smooth=d.qacc_smooth.copy(), contacts=contacts, efc=efc,
+            qfrc_constraint=d.qfrc_constraint.copy(), qacc=d.qacc.copy(),
+            xpos=d.xpos.copy(), xmat=d.xmat.reshape(-1, 3, 3).copy(), xipos=d.xipos.copy())
+
+    def step(self, qpos, qvel, ctrl, nstep: int = FRAME_SKIP) -> tuple[np.ndarray, np.ndarray]:
+        """``mj_step`` ``nstep`` times from an injected state (warm start cleared first)."""
+        self.set_state(qpos, qvel, ctrl)
+        self.mujoco.mj_step(self.model, self.data, nstep)
+        return self.data.qpos.copy(), self.data.qvel.copy()
+
+    def rollout(self, qpos, qvel, actions) -> tuple[np.ndarray, np.ndarray]:
+        """A gymnasium-style rollout: ``len(actions)`` env steps of ``FRAME_SKIP`` physics
+        steps each, with MuJoCo's warm start carried as in gymnasium. Returns ``qpos`` and
+        ``qvel`` of shape ``[T + 1, 9]`` (the initial state first)."""
+        self.set_state(qpos, qvel)
+        d = self.data
+        qposs, qvels = [d.qpos.copy()], [d.qvel.copy()]
+        for action in actions:
+            d.ctrl[:] = action
+            self.mujoco.mj_step(self.model, d, FRAME_SKIP)
+            qposs.append(d.qpos.copy())
+            qvels.append(d.qvel.copy())
+        return np.array(qposs), np.array(qvels)
+
+
+def observation(qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
+    """HalfCheetah-v5's observation: ``qpos[1:]`` then ``qvel`` (last axis 9 each)."""
+    return np.concatenate([qpos[..., 1:], qvel], axis=-1)
+
+
+# `jaxenvs bench HalfCheetah` compares with MuJoCo C, MJX and Brax, measured in the same run.
+from jaxenvs.halfcheetah.speed import register_speed_references  # noqa: E402
+
+register_speed_references()

@@ -1,0 +1,54 @@
+"""The speed references of ``jaxenvs bench HalfCheetah``: each installed engine measures a
+positive speed, a missing one leaves its cells empty. No timings are asserted.
+
+MuJoCo C runs always (CI installs mujoco); MJX and Brax only where installed
+(``jaxenvs[halfcheetah-bench]``), and they are slow (each compiles for 20-60 s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxenvs import bench
+from jaxenvs.halfcheetah import speed
+from jaxenvs.halfcheetah.types import HalfCheetahParams
+
+
+@pytest.fixture
+def rows(monkeypatch) -> dict[str, bench.Reference]:
+    """The rows ``register_speed_references`` adds, by engine, in a fresh registry."""
+    monkeypatch.setattr(bench, "_references", {})
+    speed.register_speed_references()
+    registered = bench._references[speed.ENV_ID]
+    assert [r.label for r in registered] == [label for _, label, _ in speed.ROWS]
+    assert all(r.note for r in registered)
+    return {engine: row for (engine, _, _), row in zip(speed.ROWS, registered)}
+
+
+def test_mujoco_c_measures_a_positive_speed(rows):
+    pytest.importorskip("mujoco")
+    assert rows["mujoco"].fn(4, 10, HalfCheetahParams(frame_skip=2)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["mjx", "brax-generalized", "brax-positional"])
+def test_jax_engine_measures_a_positive_speed(rows, engine):
+    pytest.importorskip(speed.ENGINES[engine][1])
+    assert rows[engine].fn(4, 8, HalfCheetahParams()) > 0
+
+
+def test_missing_engines_and_other_models_have_no_figure(rows, monkeypatch):
+    """Brax's cheetah has its own substeps, so it has no figure at another frame_skip; an
+    engine whose package is missing has none at all."""
+    other = HalfCheetahParams(frame_skip=3)
+    assert rows["brax-generalized"].fn(4, 8, other) is None
+    assert rows["brax-positional"].fn(4, 8, other) is None
+    monkeypatch.setattr(speed, "available", lambda engine: False)
+    for engine, row in rows.items():
+        assert speed.measure(engine, 4, 8) is None
+        assert row.fn(4, 8, HalfCheetahParams()) is None
+    assert "pip install jaxenvs[halfcheetah-bench]" in rows["mjx"].note
+
+
+def test_unknown_engine_is_an_error():
+    with pytest.raises(ValueError, match="unknown engine"):
+        speed.measure("bullet", 4, 8)
