@@ -9,7 +9,21 @@ import jaxenvs
 from jaxenvs.pong import Pong
 
 
-@pytest.mark.parametrize("env_id", jaxenvs.registered_envs)
+#: Registered envs whose api_test is not a fast test: minutes of XLA compile on 2 cores (slow),
+#: or a known failure (strict xfail, so a fix is noticed).
+_SLOW_API_TEST = {"PokeJAX", "TCGJax", "TCGJax2P"}
+_KNOWN_FAILURES = {"HalfCheetah": "bitwise batch invariance: XLA:CPU contracts FMAs differently "
+                                  "by batch size inside the solver loop (tests/halfcheetah)"}
+
+
+def _marks(env_id):
+    if env_id in _KNOWN_FAILURES:
+        return [pytest.mark.slow, pytest.mark.xfail(strict=True, reason=_KNOWN_FAILURES[env_id])]
+    return [pytest.mark.slow] if env_id in _SLOW_API_TEST else []
+
+
+@pytest.mark.parametrize("env_id", [pytest.param(env_id, marks=_marks(env_id))
+                                    for env_id in jaxenvs.registered_envs])
 def test_registered_envs_pass(env_id):
     env, params = jaxenvs.make(env_id)
     report = jaxenvs.api_test(env, params)
