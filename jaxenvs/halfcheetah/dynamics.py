@@ -28,13 +28,14 @@ def mass_matrix(f: Frames) -> jax.Array:
     the common subtree of dofs i and j, the sum the composite-rigid-body algorithm accumulates.
     """
     dtype = f.com.dtype
-    jac = kinematics.com_jacobian(f)
-    rotates = const(model.ROTATES, dtype)
-    m = linalg.ordered_sum(
-        model.BODY_MASS[b] * (jac[b, 0][:, None] * jac[b, 0] + jac[b, 1][:, None] * jac[b, 1])
-        + model.BODY_IYY[b] * rotates[b][:, None] * rotates[b]
-        for b in range(model.NBODY))
-    return m + jnp.diag(const(model.DOF_ARMATURE, dtype))
+    jac = kinematics.com_jacobian(f)                                  # [7, 2, 9]
+    rotates = const(model.ROTATES, dtype)                             # [7, 9]
+    mass = const(model.BODY_MASS, dtype)[:, None, None]
+    iyy = const(model.BODY_IYY, dtype)[:, None, None]
+    per_body = (mass * (jac[:, 0, :, None] * jac[:, 0, None, :]
+                        + jac[:, 1, :, None] * jac[:, 1, None, :])
+                + iyy * rotates[:, :, None] * rotates[:, None, :])
+    return linalg.tree_sum(per_body) + jnp.diag(const(model.DOF_ARMATURE, dtype))
 
 
 def com_acceleration(f: Frames, qvel: jax.Array) -> jax.Array:
@@ -51,8 +52,7 @@ def com_acceleration(f: Frames, qvel: jax.Array) -> jax.Array:
 def _generalized(f: Frames, force: jax.Array) -> jax.Array:
     """Map forces ``[7, 2]`` applied at the centres of mass to the dofs: ``sum_b Jc_b' F_b``."""
     jac = kinematics.com_jacobian(f)
-    return linalg.ordered_sum(jac[b, 0] * force[b, 0] + jac[b, 1] * force[b, 1]
-                              for b in range(model.NBODY))
+    return linalg.tree_sum(jac[:, 0] * force[:, 0, None] + jac[:, 1] * force[:, 1, None])
 
 
 def coriolis(f: Frames, qvel: jax.Array) -> jax.Array:

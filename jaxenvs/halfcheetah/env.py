@@ -7,7 +7,7 @@ import jax.numpy as jnp
 from gymnax.environments import spaces
 
 from jaxenvs.environment import Environment
-from jaxenvs.halfcheetah import integrator, model
+from jaxenvs.halfcheetah import batching, integrator, linalg, model
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
 
 
@@ -71,15 +71,25 @@ class HalfCheetah(Environment):
 
     def step_env(self, key, state: HalfCheetahState, action, params: HalfCheetahParams):
         dtype = state.qpos.dtype
-        action = jnp.asarray(action, dtype)
-        qpos, qvel, dx = physics_step(state.qpos, state.qvel, action, params.frame_skip)
-        x_velocity = dx / (params.frame_skip * model.TIMESTEP)
-        reward_forward = params.forward_reward_weight * x_velocity
-        ctrl_cost = params.ctrl_cost_weight * jnp.sum(action * action)
+
+        def transition(qpos, qvel, action, forward_weight, ctrl_weight):
+            qpos, qvel, dx = physics_step(qpos, qvel, action, params.frame_skip)
+            x_velocity = dx / (params.frame_skip * model.TIMESTEP)
+            reward_forward = forward_weight * x_velocity
+            ctrl_cost = ctrl_weight * linalg.ordered_sum(action[i] * action[i]
+                                                         for i in range(action.shape[0]))
+            reward = (reward_forward - ctrl_cost).astype(jnp.float32)
+            return qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward
+
+        # Everything with float arithmetic runs batch-invariantly (see ``batching``).
+        qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward = \
+            batching.batch_invariant(transition, shared_argnums=(3, 4))(
+                state.qpos, state.qvel, jnp.asarray(action, dtype),
+                jnp.asarray(params.forward_reward_weight, dtype),
+                jnp.asarray(params.ctrl_cost_weight, dtype))
         state = HalfCheetahState(qpos=qpos, qvel=qvel, time=state.time + 1)
         info = {"x_position": qpos[0], "x_velocity": x_velocity,
                 "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost}
-        reward = (reward_forward - ctrl_cost).astype(jnp.float32)
         return observe(state), state, reward, jnp.bool_(False), info
 
     def reset_env(self, key, params: HalfCheetahParams):
