@@ -18,6 +18,11 @@ DEFAULT_CONFIGS: dict[str, PPOConfig] = {
     # than CartPole's keeps the policy from collapsing onto "stay" early.
     "Pong": PPOConfig(total_timesteps=10_000_000, num_envs=256, num_steps=128,
                       num_minibatches=16, learning_rate=2.5e-4, ent_coef=0.05),
+    # Against the random opponent (benchmarks/results/tcgjax-l4.md). The observation is raw
+    # integers (card indices up to 385, damage, turns): tanh keeps the activations bounded;
+    # ReLU nets of this size start far from uniform and their win rate drifted down.
+    "TCGJax": PPOConfig(total_timesteps=1_000_000, num_envs=128, num_steps=64,
+                        num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
 }
 
 

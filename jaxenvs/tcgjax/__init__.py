@@ -12,5 +12,6 @@ The JAX engine follows the same plan with arrays: ``tables`` (the card table as 
 in stages mirroring the reference), ``convert`` (reference game <-> JAX state), ``lockstep``
 (both engines over the same games, the L3 check and its first-divergence report), ``observe``
 (each player's view, the opponents' policies) and ``env`` (``TCGJax``, ``TCGJax2P``);
-``speed`` measures both engines in one run.
+``speed`` measures both engines in one run; ``transfer`` evaluates a trained policy in both
+engines and tests their win rates for equivalence (L4; ``data/policy`` is the trained policy).
 """

@@ -5,7 +5,8 @@ The rules of ``RULES.md``, stage by stage as the reference engine (``reference/r
 ``GameState`` of fixed shapes, and ``jax.vmap`` batches them. Random decisions come from the
 game's key as ``rng.py`` defines the stream: call ``k`` uses ``fold_in(key, k)`` and the state
 keeps ``k`` (``rng_counter``); a call the reference makes only under a condition is made (and
-counted) here under the same condition, so both engines draw the same answers.
+counted) here under the same condition, so both engines draw the same answers. (The key is
+used as ``fast_key``: the same answers, computed faster.)
 
 ``step(state, action, key)`` applies one legal action of ``current_player`` and runs the
 automatic flow (after-attack knock-outs, end of turn, checkup, start of the next turn) to the
@@ -17,6 +18,7 @@ checked (its result is unspecified): take actions from ``legal_action_mask``.
 from __future__ import annotations
 
 import jax
+import jax.extend.random
 import jax.numpy as jnp
 import numpy as np
 
@@ -66,21 +68,92 @@ def update(state: GameState, p, fn) -> GameState:
 # ------------------------------------------------------------------------- random stream
 
 
+def _threefry(k1, k2, x1, x2):
+    """The Threefry-2x32 hash (20 rounds) of JAX's default PRNG, unrolled. JAX lowers it on
+    CPU as a 5-step loop, one per random call: with some 50 calls per step the loops' overhead
+    made up most of a step's time at small batch sizes."""
+    ks = (k1, k2, k1 ^ k2 ^ np.uint32(0x1BD11BDA))
+    x1, x2 = x1 + ks[0], x2 + ks[1]
+    for i in range(5):
+        for r in ((13, 15, 26, 6), (17, 29, 16, 24))[i % 2]:
+            x1 = x1 + x2
+            x2 = x1 ^ ((x2 << np.uint32(r)) | (x2 >> np.uint32(32 - r)))
+        x1 = x1 + ks[(i + 1) % 3]
+        x2 = x2 + ks[(i + 2) % 3] + np.uint32(i + 1)
+    return x1, x2
+
+
+def _counts(shape):
+    """The low 32 bits of a row-major iota of ``shape`` (the high ones are 0 here)."""
+    size = int(np.prod(shape))
+    assert size < 2**32
+    return jnp.arange(size, dtype=jnp.uint32).reshape(shape)
+
+
+def _split(key, shape):
+    b1, b2 = _threefry(key[0], key[1], jnp.zeros(shape, jnp.uint32), _counts(shape))
+    return jnp.stack([b1, b2], axis=-1)
+
+
+def _fold_in(key, data):
+    b1, b2 = _threefry(key[0], key[1], jnp.uint32(0), jnp.asarray(data).astype(jnp.uint32))
+    return jnp.stack([b1, b2])
+
+
+def _random_bits(key, bit_width, shape):
+    if bit_width != 32:
+        raise NotImplementedError("the engine draws 32-bit words only")
+    b1, b2 = _threefry(key[0], key[1], jnp.zeros(shape, jnp.uint32), _counts(shape))
+    return b1 ^ b2
+
+
+#: JAX's default ``threefry2x32`` keys with the hash unrolled: the same key data give the same
+#: answers from every ``jax.random`` function (the partitionable threefry that JAX uses by
+#: default; ``tests/tcgjax/test_jax_engine.py`` checks), faster on CPU. ``fast_key`` converts.
+FAST_THREEFRY = jax.extend.random.define_prng_impl(
+    key_shape=(2,), seed=jax.extend.random.threefry_prng_impl.seed, split=_split,
+    random_bits=_random_bits, fold_in=_fold_in, name="threefry2x32_unrolled",
+    tag="fry_unrolled")
+
+
+def fast_key(key):
+    """A ``threefry2x32`` key (typed) as the same key of ``FAST_THREEFRY``."""
+    return jax.random.wrap_key_data(jax.random.key_data(key), impl=FAST_THREEFRY)
+
+
 def _sub(key, state: GameState, offset=0):
     return jax.random.fold_in(key, state.rng_counter + offset)
 
 
+def flips(key, state: GameState, m: int):
+    """bool[m]: the coins calls ``rng_counter``, ``rng_counter + 1``, ... would give (drawing
+    nothing: the caller counts the calls it uses). One vectorized draw, the same bits as m
+    separate ones and far fewer operations."""
+    subs = jax.vmap(lambda i: _sub(key, state, i))(jnp.arange(m))
+    return jax.vmap(lambda sub: jax.random.bernoulli(sub, 0.5))(subs)
+
+
 def coins(key, state: GameState, n):
     """``n`` (traced, at most 4) coins: (state counting n calls, number of heads)."""
-    flips = jnp.stack([jax.random.bernoulli(_sub(key, state, i), 0.5) for i in range(4)])
-    heads = jnp.sum(flips & (jnp.arange(4) < n))
+    heads = jnp.sum(flips(key, state, 4) & (jnp.arange(4) < n))
     return state.replace(rng_counter=state.rng_counter + n), heads
+
+
+def coins_if(key, state: GameState, conds):
+    """A coin for each true entry of ``conds`` (a list), in order, each counted only if made:
+    (state, [heads and cond for each])."""
+    drawn = flips(key, state, len(conds))
+    used, heads = I32(0), []
+    for cond in conds:
+        heads.append(cond & jnp.any(drawn & (jnp.arange(len(conds)) == used)))
+        used = used + cond
+    return state.replace(rng_counter=state.rng_counter + used), heads
 
 
 def coin_if(key, state: GameState, cond):
     """One coin if ``cond`` (counted only then): (state, heads and cond)."""
-    flip = jax.random.bernoulli(_sub(key, state), 0.5)
-    return state.replace(rng_counter=state.rng_counter + cond), flip & cond
+    state, (heads,) = coins_if(key, state, [cond])
+    return state, heads
 
 
 def randint_if(key, state: GameState, n, cond=True):
@@ -90,26 +163,72 @@ def randint_if(key, state: GameState, n, cond=True):
 
 
 def permutation(key, state: GameState, n):
-    """``permutation(n)``: int32[20], the permutation in the first ``n`` entries, -1 after."""
-    perm = jax.random.permutation(_sub(key, state), PERMUTATION_SIZE)
-    keep = perm < n
-    pos = jnp.where(keep, jnp.cumsum(keep) - 1, PERMUTATION_SIZE)
-    out = jnp.full(PERMUTATION_SIZE, -1, I32).at[pos].set(perm.astype(I32), mode="drop")
-    return state.replace(rng_counter=state.rng_counter + 1), out
+    """``permutation(n)``: int32[20], the permutation in the first ``n`` entries, -1 after.
+
+    ``jax.random.permutation(sub, 20)`` is one stable sort of ``arange(20)`` by 20 random
+    32-bit keys (``bits`` of the second half of ``split(sub)``; one round suffices for 20
+    entries); ``stable_order`` gives the same order without a sort."""
+    _, sort_key = jax.random.split(_sub(key, state))
+    bits = jax.random.bits(sort_key, (PERMUTATION_SIZE,), jnp.uint32)
+    return state.replace(rng_counter=state.rng_counter + 1), stable_order(bits, n)
+
+
+def stable_order(sort_keys, n):
+    """int32[m]: the indices ``0..n-1`` ordered by ``sort_keys[:n]`` (ties: lower index first),
+    -1 after. By counting, for each index, the kept ones that sort before it (m x m compares):
+    XLA's CPU backend runs a sort element by element, and under ``vmap`` the sort was the
+    engine's largest cost."""
+    i = jnp.arange(sort_keys.shape[0])
+    keep = i < n
+    before = (sort_keys[None, :] < sort_keys[:, None]) | (
+        (sort_keys[None, :] == sort_keys[:, None]) & (i[None, :] < i[:, None]))
+    place = jnp.sum(before & keep[None, :], axis=1)
+    at = keep[:, None] & (place[:, None] == i[None, :])  # [index, place]
+    return jnp.where(keep, jnp.sum(jnp.where(at, i[:, None], 0), axis=0), -1).astype(I32)
 
 # --------------------------------------------------------------------------- list helpers
 
 
+def shift(arr, n: int):
+    """``arr`` moved up by ``n`` entries, -1 after."""
+    return jnp.concatenate([arr[n:], jnp.full(n, -1, arr.dtype)])
+
+
 def remove_at(arr, i):
-    """``arr`` without entry ``i``, the rest moved up, -1 at the end."""
-    idx = jnp.arange(arr.shape[0])
-    src = jnp.where(idx < i, idx, idx + 1)
-    return jnp.where(src < arr.shape[0], arr[jnp.minimum(src, arr.shape[0] - 1)], -1)
+    """``arr`` without entry ``i``, the rest moved up, -1 at the end (selects only: a traced
+    index would make a gather, slow under ``vmap``; so do ``append`` and ``set_at``)."""
+    return jnp.where(jnp.arange(arr.shape[0]) < i, arr, shift(arr, 1))
+
+
+def set_at(arr, i, x):
+    """``arr.at[i].set(x)`` on the first axis (``i`` outside the array: unchanged)."""
+    hit = jnp.arange(arr.shape[0]) == i
+    return jnp.where(hit.reshape((-1,) + (1,) * (arr.ndim - 1)), x, arr)
+
+
+def _hit2(arr, i, j):
+    return (jnp.arange(arr.shape[0]) == i)[:, None] & (jnp.arange(arr.shape[1]) == j)[None, :]
+
+
+def set_in(arr, i, j, x):
+    """``arr.at[i, j].set(x)`` for a 2-D ``arr`` (outside the array: unchanged)."""
+    return jnp.where(_hit2(arr, i, j), x, arr)
+
+
+def add_at(arr, i, j, x):
+    """``arr.at[i, j].add(x)`` for a 2-D ``arr`` and indices in range."""
+    return arr + jnp.where(_hit2(arr, i, j), x, 0).astype(arr.dtype)
+
+
+def get_at(arr, i):
+    """``arr[i]`` on the first axis, ``i`` in range."""
+    hit = (jnp.arange(arr.shape[0]) == i).reshape((-1,) + (1,) * (arr.ndim - 1))
+    return jnp.sum(jnp.where(hit, arr, 0), axis=0).astype(arr.dtype)
 
 
 def append(arr, size, x, cond=True):
     """(arr with ``x`` at ``size`` if ``cond``, new size)."""
-    return (jnp.where(cond, arr.at[size].set(x, mode="drop"), arr), size + cond)
+    return set_at(arr, jnp.where(cond, size, arr.shape[0]), x), size + cond
 
 
 def gather_shuffled(arr, perm):
@@ -151,27 +270,27 @@ _EMPTY = empty_player()
 
 def clear_slot(me: PlayerState, j, cond=True) -> PlayerState:
     """Empty slot ``j`` (if ``cond``): every slot field back to its padding value."""
-    return me.replace(**{f: jnp.where(cond, getattr(me, f).at[j].set(getattr(_EMPTY, f)[0]),
-                                      getattr(me, f)) for f in SLOT_FIELDS})
+    return me.replace(**{f: set_at(getattr(me, f), jnp.where(cond, j, NUM_SLOTS),
+                                   getattr(_EMPTY, f)[0]) for f in SLOT_FIELDS})
 
 
 def swap_slots(me: PlayerState, a, b) -> PlayerState:
     def swap(x):
-        return x.at[a].set(x[b]).at[b].set(x[a])
+        return set_at(set_at(x, a, get_at(x, b)), b, get_at(x, a))
 
     return me.replace(**{f: swap(getattr(me, f)) for f in SLOT_FIELDS})
 
 
 def leave_active(me: PlayerState, j) -> PlayerState:
     """Slot ``j`` moved to the Bench or evolved: Special Conditions and Corner end."""
-    return me.replace(status=me.status.at[j].set(False),
-                      cant_retreat_turn=me.cant_retreat_turn.at[j].set(NEVER))
+    return me.replace(status=set_at(me.status, j, False),
+                      cant_retreat_turn=set_at(me.cant_retreat_turn, j, NEVER))
 
 
 def place(me: PlayerState, slot, card, turn) -> PlayerState:
     """A Basic from outside play into empty slot ``slot``."""
-    return me.replace(stack=me.stack.at[slot, 0].set(card),
-                      entered_turn=me.entered_turn.at[slot].set(turn))
+    return me.replace(stack=set_in(me.stack, slot, 0, card),
+                      entered_turn=set_at(me.entered_turn, slot, turn))
 
 
 def first_empty_bench(me: PlayerState):
@@ -184,7 +303,7 @@ def push_choice(state: GameState, kind, who, energy=-1, cond=True) -> GameState:
     n = state.num_pending
 
     def put(arr, x):
-        return jnp.where(cond, arr.at[n].set(x, mode="drop"), arr)
+        return set_at(arr, jnp.where(cond, n, MAX_PENDING), x)
 
     return state.replace(pending_kind=put(state.pending_kind, kind),
                          pending_player=put(state.pending_player, who),
@@ -229,11 +348,12 @@ def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> G
     ``num_energy_types`` int32[2] (see ``deck_arrays``). Random calls: coin (heads: player 0
     goes first), opening deal of player 0 then 1, each player's first Zone energy (0 then 1).
     """
+    key = fast_key(key)
     base = empty_player()
     state = GameState(
         players=jax.tree.map(jnp.asarray, stack_players(base, base)), first_player=I32(0),
-        turn=I32(0), phase=I32(SETUP), setup_player=I32(0), pending_kind=jnp.full(MAX_PENDING, -1, I32),
-        pending_player=jnp.full(MAX_PENDING, -1, I32),
+        turn=I32(0), phase=I32(SETUP), setup_player=I32(0),
+        pending_kind=jnp.full(MAX_PENDING, -1, I32), pending_player=jnp.full(MAX_PENDING, -1, I32),
         pending_energy=jnp.full(MAX_PENDING, -1, I32), num_pending=I32(0), winner=I32(-1),
         decisions=I32(0), rng_counter=I32(0), deck_ids=jnp.asarray(deck_ids, I32))
     state, heads = coin_if(key, state, True)
@@ -396,7 +516,7 @@ def resolve_choice(state: GameState, slot) -> GameState:
     swapped = swap_slots(me, 0, slot)
     promoted = clear_slot(swapped, slot)
     switched = leave_active(swapped, slot)
-    attached = me.replace(energy=me.energy.at[slot, jnp.maximum(energy, 0)].add(1))
+    attached = me.replace(energy=add_at(me.energy, slot, jnp.maximum(energy, 0), 1))
     new = tree_select(kind == PROMOTE, promoted,
                       tree_select(kind == SWITCH_IN, switched, attached))
     return set_player(state, who, new, me)
@@ -405,17 +525,26 @@ def resolve_choice(state: GameState, slot) -> GameState:
 def attach_energy(state: GameState, slot) -> GameState:
     p = turn_player(state)
     return update(state, p, lambda me: me.replace(
-        energy=me.energy.at[slot, me.zone_current].add(1), zone_current=I32(-1)))
+        energy=add_at(me.energy, slot, me.zone_current, 1), zone_current=I32(-1)))
 
 
 def _draw_n(me: PlayerState, n, most: int) -> PlayerState:
-    for i in range(most):
-        me = draw(me, i < n)
-    return me
+    """``n`` (at most ``most``) draws at once: each draw stops at an empty deck or a full hand,
+    so they take the top ``m`` cards, ``m = min(n, deck size, room in hand)``."""
+    m = jnp.clip(jnp.minimum(jnp.minimum(n, me.deck_size), HAND_MAX - me.hand_size), 0, most)
+    deck = jnp.select([m == k for k in range(1, most + 1)],
+                      [shift(me.deck, k) for k in range(1, most + 1)], me.deck)
+    taken = jnp.arange(HAND_MAX) - me.hand_size  # which drawn card lands at each hand entry
+    hand = jnp.select([(taken == k) & (k < m) for k in range(most)],
+                      [jnp.broadcast_to(me.deck[k], (HAND_MAX,)) for k in range(most)], me.hand)
+    return me.replace(hand=hand, hand_size=me.hand_size + m, deck=deck,
+                      deck_size=me.deck_size - m)
 
 
-def trainer_effect(key, state: GameState, p, slot, effect) -> GameState:
-    """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode."""
+def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameState:
+    """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode. ``live``: the
+    effect is really played (False where ``step``'s result ignores it: under ``vmap`` every
+    branch runs, and the coin loop then need not)."""
     op, a = effect[0], effect[1]
 
     def on_me(fn):
@@ -425,8 +554,8 @@ def trainer_effect(key, state: GameState, p, slot, effect) -> GameState:
         return push_choice(s, SWITCH_IN, 1 - p)
 
     def heal(s):
-        return update(s, p, lambda me: me.replace(damage=me.damage.at[slot].set(
-            jnp.maximum(0, me.damage[slot] - a))))
+        return update(s, p, lambda me: me.replace(damage=set_at(
+            me.damage, slot, jnp.maximum(0, get_at(me.damage, slot) - a))))
 
     def active_to_hand(s):
         def to_hand(me):
@@ -437,15 +566,20 @@ def trainer_effect(key, state: GameState, p, slot, effect) -> GameState:
         return push_choice(update(s, p, to_hand), PROMOTE, p)
 
     def coin_until_tails(s):
+        """The first 8 coins in one draw; a loop only after 8 heads (and only while live)."""
+        first = flips(key, s, 8)
+        run = jnp.where(jnp.all(first), 8, jnp.argmin(first)).astype(I32)
+
         def flip(carry):  # the loop carries only the counter and the heads, not the state
             k, heads, _ = carry
             coin = jax.random.bernoulli(jax.random.fold_in(key, k), 0.5)
             return k + 1, heads + coin, coin
 
         k, heads, _ = jax.lax.while_loop(lambda c: c[2], flip,
-                                         (s.rng_counter, I32(0), jnp.bool_(True)))
+                                         (s.rng_counter + jnp.minimum(run + 1, 8), run,
+                                          live & (run == 8) & (op == Op.COIN_UNTIL_TAILS_ATTACH)))
         return update(s.replace(rng_counter=k), p, lambda me: me.replace(
-            energy=me.energy.at[slot, a].add(heads)))
+            energy=add_at(me.energy, slot, a, heads)))
 
     def random_basic(s):
         me = player(s, p)
@@ -485,21 +619,22 @@ def trainer_effect(key, state: GameState, p, slot, effect) -> GameState:
     return jax.lax.switch(op, branches, state)
 
 
-def play_card(key, state: GameState, index, slot) -> GameState:
+def play_card(key, state: GameState, index, slot, live=True) -> GameState:
     """Hand card ``index`` (PLAY: ``slot`` -1; PLAY_ON: slot): a Basic to the first empty
-    Bench spot, an evolution onto ``slot``, or a Trainer (then its effect)."""
+    Bench spot, an evolution onto ``slot``, or a Trainer (then its effect; ``live``: see
+    ``trainer_effect``)."""
     p = turn_player(state)
     me = base = player(state, p)
-    card = me.hand[index]
+    card = get_at(me.hand, index)
     me = me.replace(hand=remove_at(me.hand, index), hand_size=me.hand_size - 1)
     target = jnp.maximum(slot, 0)
     benched = place(me, first_empty_bench(me), card, state.turn)
     evolved = leave_active(me, target)
-    depth = jnp.sum(me.stack[target] >= 0)
+    depth = jnp.sum(get_at(me.stack, target) >= 0)
     evolved = evolved.replace(
-        stack=evolved.stack.at[target, jnp.minimum(depth, 2)].set(card),
-        entered_turn=evolved.entered_turn.at[target].set(state.turn),
-        ability_used_turn=evolved.ability_used_turn.at[target].set(NEVER))
+        stack=set_in(evolved.stack, target, jnp.minimum(depth, 2), card),
+        entered_turn=set_at(evolved.entered_turn, target, state.turn),
+        ability_used_turn=set_at(evolved.ability_used_turn, target, NEVER))
     supporter = _card("is_supporter", card)
     discard, discard_size = append(me.discard, me.discard_size, card)
     trainer = me.replace(discard=discard, discard_size=discard_size,
@@ -508,15 +643,15 @@ def play_card(key, state: GameState, index, slot) -> GameState:
     me = tree_select(is_pokemon, tree_select(slot < 0, benched, evolved), trainer)
     state = set_player(state, p, me, base)
     effect = jnp.where(is_pokemon, 0, _card("trainer", card))
-    return trainer_effect(key, state, p, target, effect)
+    return trainer_effect(key, state, p, target, effect, live)
 
 
 def use_ability(state: GameState, slot) -> GameState:
     p = turn_player(state)
     me = base = player(state, p)
     op, a = (_card("ability", top_cards(me)[slot])[k] for k in range(2))
-    me = me.replace(ability_used_turn=me.ability_used_turn.at[slot].set(state.turn))
-    attach = me.replace(energy=me.energy.at[0, a].add(1))
+    me = me.replace(ability_used_turn=set_at(me.ability_used_turn, slot, state.turn))
+    attach = me.replace(energy=add_at(me.energy, 0, a, 1))
     state = set_player(state, p, tree_select(op == Op.ZONE_ATTACH_TO_ACTIVE, attach, me), base)
     opp = player(state, 1 - p)
     poisoned = opp.replace(status=opp.status.at[0, POISONED].set(True))
@@ -645,13 +780,15 @@ def checkup(key, state: GameState) -> GameState:
     """The ended turn's player's Active, then the other's: Poisoned 10; Burned 20 then a coin
     (heads cures); Asleep a coin (heads wakes); Paralyzed cured if its owner's turn ended."""
     ended = turn_player(state)
-    for q in (ended, 1 - ended):
+    actives = [player(state, q).status[0] & occupied(player(state, q))[0]
+               for q in (ended, 1 - ended)]
+    state, heads = coins_if(key, state, [st[c] for st in actives for c in (BURNED, ASLEEP)])
+    for i, q in enumerate((ended, 1 - ended)):
         me = player(state, q)
         here = occupied(me)[0]
-        st = me.status[0] & here
+        st = actives[i]
         damage = me.damage[0] + 10 * st[POISONED] + 20 * st[BURNED]
-        state, cured = coin_if(key, state, st[BURNED])
-        state, woke = coin_if(key, state, st[ASLEEP])
+        cured, woke = heads[2 * i], heads[2 * i + 1]
         status = me.status[0].at[BURNED].set(st[BURNED] & ~cured)
         status = status.at[ASLEEP].set(st[ASLEEP] & ~woke)
         status = status.at[PARALYZED].set(me.status[0, PARALYZED] & (q != ended))
@@ -706,20 +843,27 @@ ACTION_INDEX = np.array([A.decode(a).index for a in range(A.NUM_ACTIONS)])
 ACTION_SLOT = np.array([A.decode(a).slot for a in range(A.NUM_ACTIONS)])
 
 
+#: ``step``'s branch for each action: PLAY and PLAY_ON share one (``play_card``), so the
+#: compiled step holds one copy of it (under ``vmap`` every branch runs, so also half the work).
+ACTION_BRANCH = np.array([0, 1, 2, 3, 3, 4, 5, 6])[ACTION_KIND]
+CHOICE_BRANCH, SETUP_BRANCH = 6, 7
+
+
 def step(state: GameState, action, key) -> GameState:
     """Apply the current player's legal ``action`` and run on to the next decision."""
+    key = fast_key(key)
     action = jnp.asarray(action, I32)
     state = state.replace(decisions=state.decisions + 1)
-    kind = jnp.asarray(ACTION_KIND)[action]
     index = jnp.asarray(ACTION_INDEX)[action]
     slot = jnp.asarray(ACTION_SLOT)[action]
-    branch = jnp.where(state.num_pending > 0, 7, jnp.where(state.phase == SETUP, 8, kind))
+    branch = jnp.where(state.num_pending > 0, CHOICE_BRANCH,
+                       jnp.where(state.phase == SETUP, SETUP_BRANCH,
+                                 jnp.asarray(ACTION_BRANCH)[action]))
     branches = [
         lambda s: s.replace(phase=I32(END_TURN)),
         lambda s: attack(key, s, index),
         lambda s: attach_energy(s, slot),
-        lambda s: play_card(key, s, index, slot),
-        lambda s: play_card(key, s, index, slot),
+        lambda s: play_card(key, s, index, slot, branch == 3),
         lambda s: use_ability(s, slot),
         lambda s: retreat(s, slot),
         lambda s: resolve_choice(s, slot),

@@ -110,8 +110,8 @@ def nth_legal(mask, n):
 def random_action(mask, key, decision):
     """The random opponent (``RULES.md`` section 8): decision ``j`` takes legal action
     ``randint(fold_in(key, j), (), 0, #legal)`` of the ascending list of ``mask``."""
-    r = jax.random.randint(jax.random.fold_in(key, decision), (), 0, jnp.sum(mask))
-    return nth_legal(mask, r)
+    sub = jax.random.fold_in(engine.fast_key(key), decision)
+    return nth_legal(mask, jax.random.randint(sub, (), 0, jnp.sum(mask)))
 
 
 def scripted_action(state: GameState, mask):
