@@ -20,16 +20,26 @@ from jaxenvs.tcgjax.reference.state import TURN_LIMIT
 from jaxenvs.tcgjax.rng import PythonRandomSource
 
 
-def measure(games: int, scripted: bool = False) -> dict:
+def measure(games: int, scripted: bool = False,
+            pairs: list[tuple[str, str]] | None = None) -> dict:
+    """Play ``games`` games (over ``pairs`` of deck names, default all 36 ordered pairings)
+    and time them. ``agent_decisions_per_s`` counts player 0's decisions only: the steps of a
+    ``TCGJax`` env whose agent holds seat 0."""
     decks = sample_decks()
-    pairs = list(itertools.product(sorted(decks), repeat=2))
+    pairs = pairs or list(itertools.product(sorted(decks), repeat=2))
     decisions, turns, outcomes = [], [], {"p0": 0, "p1": 0, "first": 0, "draw": 0, "limit": 0}
+    agent_decisions = 0
+
+    def count_agent(game, _action):
+        nonlocal agent_decisions
+        agent_decisions += game.current_player == 0
+
     start = time.perf_counter()
     for g in range(games):
         d0, d1 = pairs[g % len(pairs)]
         p0 = ScriptedPolicy() if scripted else RandomPolicy(PythonRandomSource(10**6 + 2 * g))
         p1 = RandomPolicy(PythonRandomSource(10**6 + 2 * g + 1))
-        game = play_game(decks[d0], decks[d1], PythonRandomSource(g), (p0, p1))
+        game = play_game(decks[d0], decks[d1], PythonRandomSource(g), (p0, p1), count_agent)
         decisions.append(game.decisions)
         turns.append(game.turn)
         if game.winner is None:
@@ -40,6 +50,7 @@ def measure(games: int, scripted: bool = False) -> dict:
             outcomes["first"] += game.winner == game.first_player
     seconds = time.perf_counter() - start
     return {"games": games, "seconds": seconds, "decisions_per_s": sum(decisions) / seconds,
+            "agent_decisions_per_s": agent_decisions / seconds,
             "games_per_s": games / seconds,
             "decisions": {"mean": statistics.mean(decisions),
                           "median": statistics.median(decisions),

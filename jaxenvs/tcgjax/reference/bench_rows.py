@@ -1,0 +1,46 @@
+"""The Python reference's rows in ``jaxenvs bench`` / ``benchmarks/sps.py`` for TCGJax's ids.
+
+The reference plays the env's deck pair in one Python process, both seats random
+(``RandomPolicy``), and counts steps the way each env does: a ``TCGJax2P`` step is any
+decision, a ``TCGJax`` step one decision of the agent in seat 0 (the random opponent's
+decisions in between included). It does not batch, so it is measured once per run and shown
+at every batch size.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from jaxenvs import bench
+from jaxenvs.tcgjax.reference import speed
+
+#: Games per measurement: a few seconds of play.
+GAMES = 200
+
+
+@functools.cache
+def _measure(deck0: int, deck1: int) -> dict:
+    from jaxenvs.tcgjax.env import DECK_NAMES  # the env imports this package: import late
+
+    return speed.measure(GAMES, pairs=[(DECK_NAMES[deck0], DECK_NAMES[deck1])])
+
+
+def _reference_fn(counted: str, agent_seat_only: bool):
+    def reference_sps(batch_size: int, num_steps: int, params) -> float | None:
+        """Decisions per second of the reference with ``params``' decks; ``None`` where the
+        env's setting has no counterpart here (agent in seat 1, the scripted opponent)."""
+        del batch_size, num_steps
+        if agent_seat_only and (int(params.agent_seat) != 0 or int(params.opponent) != 0):
+            return None
+        return _measure(int(params.deck0), int(params.deck1))[counted]
+
+    return reference_sps
+
+
+for _env_id, _counted, _steps in (("TCGJax", "agent_decisions_per_s", "one seat-0 decision"),
+                                  ("TCGJax2P", "decisions_per_s", "one decision of either seat")):
+    bench.register_reference(
+        _env_id, _reference_fn(_counted, _env_id == "TCGJax"),
+        label="Python reference engine (one process, this run)",
+        note=f"jaxenvs.tcgjax.reference, random vs random over {GAMES} games of the env's deck "
+             f"pair; a step is {_steps}, as in the env.")
