@@ -8,7 +8,7 @@ from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
 from jaxenvs.halfcheetah import HalfCheetah
-from jaxenvs.pokejax.env import PokeJAX
+from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P
 from jaxenvs.pong import Pong
 from jaxenvs.tcgjax.env import TCGJax, TCGJax2P
 
@@ -18,6 +18,7 @@ register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
 register("HalfCheetah", HalfCheetah)
 register("PokeJAX", PokeJAX)
+register("PokeJAX2P", PokeJAX2P)
 register("TCGJax", TCGJax)
 register("TCGJax2P", TCGJax2P)
 

@@ -11,7 +11,7 @@ from jaxenvs.pong import Pong
 
 #: Registered envs whose api_test is not a fast test: minutes of XLA compile on 2 cores. Their
 #: own test folders cover the same properties with smaller compiles in the fast suite.
-_SLOW_API_TEST = {"HalfCheetah", "PokeJAX", "TCGJax", "TCGJax2P"}
+_SLOW_API_TEST = {"HalfCheetah", "PokeJAX", "PokeJAX2P", "TCGJax", "TCGJax2P"}
 
 
 def _marks(env_id):

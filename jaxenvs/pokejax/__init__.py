@@ -4,6 +4,8 @@ The package reads as: the Showdown reference (``reference/``: the pinned Node pa
 JSON-lines harness and the Python driver), the Gen 1 tables and the team pool (``data/``), team
 parsing (``teams``), Showdown's Gen 5 LCG (``prng``), Gen 1 stats (``stats``), the battle state
 (``state``), the damage formula (``damage``), the moves (``moves``, with ``moves.SUPPORTED``),
-one decision step (``turn``), replay against Showdown trajectories (``engine``), the
-observation (``observe``) and the environment (``env``).
+one decision step (``turn``), replay against Showdown trajectories (``engine``), what each
+player has seen and observes (``observe``), the opponent policies (``opponents``), the
+environments (``env``: ``PokeJAX``, ``PokeJAX2P``) and Showdown protocol lines from a JAX
+trajectory (``log``).
 """

@@ -1,20 +1,34 @@
-"""The PokeJAX environment: a Gen 1 singles battle against a random-legal opponent.
+"""The PokeJAX environments: Gen 1 singles battles against an opponent policy, or self-play.
 
-The agent plays p1. Each ``step`` is one decision of the agent (``turn``'s nine actions: moves
-1-4, switches to party positions 2-6); the opponent (p2) picks uniformly among its legal
-actions from the step key, and when only the opponent has to choose (it replaces a fainted
-Pokémon while the agent waits) that decision is made in the same step. An action the mask
-forbids is replaced by the first legal one. Reward: +1 for a win, -1 for a loss, 0 otherwise
-(a tie included); the episode terminates when the battle ends and is truncated after
-``max_steps_in_episode`` decisions. ``info`` names the decisions made: ``agent_action`` (after
-the replacement of a forbidden one) and ``opponent_actions`` int32[2] (the opponent's action
-with the agent's decision and in the opponent-alone decision after it; -1 where it made none).
+* ``PokeJAX`` (id "PokeJAX"): the agent plays p1 against the opponent policy
+  ``params.opponent`` (``opponents``: 0 random legal, the default; 1 greedy max-damage). Each
+  ``step`` is one decision of the agent (``turn``'s nine actions: moves 1-4, switches to party
+  positions 2-6); the opponent (p2) decides with it from the step key, and when only the
+  opponent has to choose (it replaces a fainted Pokémon while the agent waits) that decision
+  is made in the same step. Reward: +1 for a win, -1 for a loss, 0 otherwise (a tie
+  included). ``info`` names the decisions made: ``agent_action`` (after the replacement of a
+  forbidden one) and ``opponent_actions`` int32[2] (the opponent's action with the agent's
+  decision and in the opponent-alone decision after it; -1 where it made none).
+* ``PokeJAX2P`` (id "PokeJAX2P"): self-play; every ``step`` is one decision step of the
+  battle with both players' actions, ``action`` int32[2] (p1, p2). The observation is both
+  players' views stacked (every leaf has a leading axis of 2, p1 first). A player that has
+  nothing to choose (it waits while the foe replaces a fainted Pokémon) is shown action 0 as
+  its only legal action and its action is ignored. ``reward`` is p1's reward and
+  ``info["rewards"]`` both players' (float32[2], zero-sum); ``info["illegal_action"]``
+  bool[2]. (A scalar reward, as in ``TCGJax2P``, keeps the gymnax contract ``api_test``
+  checks.)
+
+In both, an action the mask forbids (or outside 0..8) is replaced by the first legal one; the
+episode terminates when the battle ends and is truncated after ``max_steps_in_episode``
+steps. The observation is ``observe.observe``: what that player would know in Showdown, from
+the ``observe.Revealed`` record the state carries.
 
 At reset two teams are drawn from ``params`` (a pool of teams in ``teams.to_arrays`` form,
 stacked) and the battle PRNG (Showdown's Gen 5 LCG) is seeded from the reset key, so an
-episode is the Showdown battle with that seed and those teams. The default pool holds random
-legal teams of the moves the engine supports so far (``moves.SUPPORTED``); the
-``gen1randombattle`` pool (``data.team_pool``) needs moves it does not support yet.
+episode is the Showdown battle with that seed and those teams. The default pool is the
+10,000 ``gen1randombattle`` teams made by Showdown's own generator (``data.team_pool``);
+``supported_pool`` makes random legal teams of every move the engine supports
+(``moves.SUPPORTED``), a wider spread of moves than random battles use.
 """
 
 from __future__ import annotations
@@ -28,9 +42,9 @@ from flax import struct
 from gymnax.environments import spaces
 
 from jaxenvs.environment import Environment
-from jaxenvs.pokejax import engine, moves, observe, turn
+from jaxenvs.pokejax import engine, moves, observe, opponents, turn
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax.data import gen1
+from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.state import P1, P2, REQ_NONE, BattleState, init_state
 
 _TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")
@@ -38,20 +52,25 @@ _TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")
 
 @struct.dataclass
 class PokeJAXParams:
-    """Team pool and episode limit."""
+    """Team pool, opponent policy and episode limit."""
 
     teams: dict[str, jax.Array]
     """The pool: ``species`` uint8[N, 6], ``moves`` uint8[N, 6, 4], ``level`` uint8[N, 6],
     ``evs``/``ivs`` uint8[N, 6, 6] (``teams.to_arrays`` rows, stacked)."""
+    opponent: int = opponents.RANDOM
+    """``PokeJAX``: p2's policy, an index into ``opponents.POLICIES`` (0 random legal, 1 greedy
+    max-damage). ``PokeJAX2P`` ignores it."""
     max_steps_in_episode: int = 1000
-    """Agent decisions before truncation."""
+    """Env steps before truncation."""
 
 
 @struct.dataclass
 class PokeJAXState:
     battle: BattleState
+    revealed: observe.Revealed
+    """What each side has shown its foe (the players' knowledge)."""
     time: jax.Array
-    """int32: agent decisions so far."""
+    """int32: env steps so far."""
 
 
 def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
@@ -61,21 +80,46 @@ def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
     return {k: np.stack([r[k] for r in rows]) for k in _TEAM_FIELDS}
 
 
-def _random_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
-    return jax.random.categorical(key, jnp.where(legal, 0.0, -jnp.inf)).astype(jnp.int32)
+def new_episode(key: jax.Array, params: PokeJAXParams) -> PokeJAXState:
+    """Two pool teams and a battle seed drawn from ``key``, leads out (turn 1)."""
+    k_teams, k_seed = jax.random.split(key)
+    n = params.teams["species"].shape[0]
+    pick = jax.random.randint(k_teams, (2,), 0, n)
+    teams = {k: params.teams[k][pick] for k in _TEAM_FIELDS}
+    words = jax.random.randint(k_seed, (4,), 0, 1 << 16)
+    battle = turn.start(init_state(teams, words))
+    return PokeJAXState(battle=battle,
+                        revealed=observe.reveal(observe.nothing_revealed(), None, battle),
+                        time=jnp.int32(0))
 
 
-class PokeJAX(Environment):
-    """Pokémon Showdown Gen 1 singles (``gen1randombattle`` rules), exact to Showdown 0.11.11
-    for the supported moves; p1 is the agent, p2 a uniformly random legal opponent."""
+def decide(state: PokeJAXState, actions: jax.Array) -> PokeJAXState:
+    """One decision step of the battle (``turn.step``) and what it revealed."""
+    battle = turn.step(state.battle, actions)
+    return state.replace(battle=battle,
+                         revealed=observe.reveal(state.revealed, state.battle, battle))
 
-    @property
-    def name(self) -> str:
-        return "PokeJAX"
 
+def legal_or_first(legal: jax.Array, action: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``(action, was_illegal)``: ``action`` if ``legal`` (bool[9]) allows it, else the first
+    legal one."""
+    action = jnp.asarray(action, jnp.int32)
+    ok = (action >= 0) & (action < turn.NUM_ACTIONS) & \
+        legal[jnp.clip(action, 0, turn.NUM_ACTIONS - 1)]
+    return jnp.where(ok, action, jnp.argmax(legal).astype(jnp.int32)), ~ok
+
+
+def rewards(battle: BattleState) -> jax.Array:
+    """float32[2]: +1 to the winner, -1 to the loser, 0 to both otherwise."""
+    r = jnp.where(battle.winner == P1, 1.0, jnp.where(battle.winner == P2, -1.0, 0.0))
+    return jnp.stack([r, -r]).astype(jnp.float32)
+
+
+class _Base(Environment):
     @property
     def default_params(self) -> PokeJAXParams:
-        return PokeJAXParams(teams={k: jnp.asarray(v) for k, v in supported_pool().items()})
+        pool = team_pool()
+        return PokeJAXParams(teams={k: jnp.asarray(getattr(pool, k)) for k in _TEAM_FIELDS})
 
     def check_params(self, params: PokeJAXParams) -> None:
         errors = []
@@ -93,46 +137,14 @@ class PokeJAX(Environment):
                 moves.check_supported(names[m] for m in np.unique(params.teams["moves"]))
             except ValueError as e:
                 errors.append(str(e))
+        if int(params.opponent) not in range(len(opponents.POLICIES)):
+            errors.append(f"opponent must be one of {dict(enumerate(opponents.POLICIES))}, "
+                          f"got {params.opponent!r}")
         if not 1 <= int(params.max_steps_in_episode) < 2**31:
             errors.append(f"max_steps_in_episode must be >= 1, got "
                           f"{params.max_steps_in_episode!r}")
         if errors:
-            raise ValueError("Invalid PokeJAX parameters: " + "; ".join(errors))
-
-    def reset_env(self, key: jax.Array, params: PokeJAXParams):
-        k_teams, k_seed = jax.random.split(key)
-        n = params.teams["species"].shape[0]
-        pick = jax.random.randint(k_teams, (2,), 0, n)
-        teams = {k: params.teams[k][pick] for k in _TEAM_FIELDS}
-        words = jax.random.randint(k_seed, (4,), 0, 1 << 16)
-        battle = turn.start(init_state(teams, words))
-        state = PokeJAXState(battle=battle, time=jnp.int32(0))
-        return observe.observe(battle, 0), state
-
-    def step_env(self, key: jax.Array, state: PokeJAXState, action: Any,
-                 params: PokeJAXParams):
-        battle = state.battle
-        legal = turn.legal_actions(battle)
-        action = jnp.asarray(action, jnp.int32)
-        mine = jnp.where(legal[0, jnp.clip(action, 0, turn.NUM_ACTIONS - 1)]
-                         & (action >= 0) & (action < turn.NUM_ACTIONS),
-                         action, jnp.argmax(legal[0]).astype(jnp.int32))
-
-        def decide(k, carry):  # the agent's decision, then the opponent's alone if any
-            battle, used = carry
-            legal = turn.legal_actions(battle)
-            opponent = _random_legal(jax.random.fold_in(key, k), legal[1])
-            run = (k == 0) | ((battle.request[0] == REQ_NONE) & ~battle.ended)
-            after = turn.step(battle, jnp.stack([jnp.where(k == 0, mine, 0), opponent]))
-            battle = jax.tree_util.tree_map(lambda a, b: jnp.where(run, a, b), after, battle)
-            return battle, used.at[k].set(jnp.where(run & jnp.any(legal[1]), opponent, -1))
-
-        battle, opponent = jax.lax.fori_loop(0, 2, decide,
-                                             (battle, jnp.full(2, -1, jnp.int32)))
-        reward = jnp.where(battle.winner == P1, 1.0, jnp.where(battle.winner == P2, -1.0, 0.0))
-        state = PokeJAXState(battle=battle, time=state.time + 1)
-        info = {"agent_action": mine, "opponent_actions": opponent}
-        return observe.observe(battle, 0), state, reward.astype(jnp.float32), battle.ended, info
+            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors))
 
     def is_terminated(self, state: PokeJAXState, params: PokeJAXParams) -> jax.Array:
         return state.battle.ended
@@ -141,8 +153,93 @@ class PokeJAX(Environment):
     def num_actions(self) -> int:
         return turn.NUM_ACTIONS
 
+
+class PokeJAX(_Base):
+    """Pokémon Showdown Gen 1 singles (``gen1randombattle`` rules), exact to Showdown 0.11.11
+    for the supported moves; p1 is the agent, p2 an opponent policy (module docstring)."""
+
+    @property
+    def name(self) -> str:
+        return "PokeJAX"
+
+    def reset_env(self, key: jax.Array, params: PokeJAXParams):
+        state = new_episode(key, params)
+        return observe.observe(state.battle, state.revealed, 0), state
+
+    def step_env(self, key: jax.Array, state: PokeJAXState, action: Any,
+                 params: PokeJAXParams):
+        mine, _ = legal_or_first(turn.legal_actions(state.battle)[0], action)
+
+        def step(k, carry):  # the agent's decision, then the opponent's alone if any
+            state, used = carry
+            battle = state.battle
+            legal = turn.legal_actions(battle)[1]
+            opponent = opponents.act(params.opponent, jax.random.fold_in(key, k), battle, 1,
+                                     legal)
+            run = (k == 0) | ((battle.request[0] == REQ_NONE) & ~battle.ended)
+            after = decide(state, jnp.stack([jnp.where(k == 0, mine, 0), opponent]))
+            state = jax.tree_util.tree_map(lambda a, b: jnp.where(run, a, b), after, state)
+            return state, used.at[k].set(jnp.where(run & jnp.any(legal), opponent, -1))
+
+        state, opponent = jax.lax.fori_loop(0, 2, step,
+                                            (state, jnp.full(2, -1, jnp.int32)))
+        state = state.replace(time=state.time + 1)
+        battle = state.battle
+        info = {"agent_action": mine, "opponent_actions": opponent}
+        return (observe.observe(battle, state.revealed, 0), state, rewards(battle)[0],
+                battle.ended, info)
+
     def action_space(self, params: PokeJAXParams | None = None) -> spaces.Discrete:
         return spaces.Discrete(turn.NUM_ACTIONS)
 
     def observation_space(self, params: PokeJAXParams | None = None) -> spaces.Dict:
         return observe.observation_space()
+
+
+class JointDiscrete(spaces.Discrete):
+    """One of ``n`` actions for each of the two players: int32[2]."""
+
+    def __init__(self, num_categories: int):
+        super().__init__(num_categories)
+        self.shape = (2,)
+
+
+def _both_views(state: PokeJAXState) -> dict[str, jax.Array]:
+    """Both players' observations stacked (p1 first); a waiting player's mask allows only
+    action 0 (ignored)."""
+    obs = jax.vmap(lambda side: observe.observe(state.battle, state.revealed, side))(
+        jnp.arange(2))
+    mask = obs["action_mask"]
+    waiting = ~jnp.any(mask, axis=1, keepdims=True)
+    return {**obs, "action_mask": mask | (waiting & (jnp.arange(turn.NUM_ACTIONS) == 0))}
+
+
+class PokeJAX2P(_Base):
+    """Pokémon Showdown Gen 1 singles, self-play: both players' actions every step (module
+    docstring)."""
+
+    @property
+    def name(self) -> str:
+        return "PokeJAX2P"
+
+    def reset_env(self, key: jax.Array, params: PokeJAXParams):
+        state = new_episode(key, params)
+        return _both_views(state), state
+
+    def step_env(self, key: jax.Array, state: PokeJAXState, action: Any,
+                 params: PokeJAXParams):
+        legal = turn.legal_actions(state.battle)
+        actions, illegal = jax.vmap(legal_or_first)(legal, jnp.asarray(action, jnp.int32))
+        waiting = ~jnp.any(legal, axis=1)
+        state = decide(state, jnp.where(waiting, 0, actions)).replace(time=state.time + 1)
+        both = rewards(state.battle)
+        info = {"rewards": both, "illegal_action": illegal & ~waiting}
+        return _both_views(state), state, both[0], state.battle.ended, info
+
+    def action_space(self, params: PokeJAXParams | None = None) -> JointDiscrete:
+        return JointDiscrete(turn.NUM_ACTIONS)
+
+    def observation_space(self, params: PokeJAXParams | None = None) -> spaces.Dict:
+        one = observe.observation_space().spaces
+        return spaces.Dict({k: spaces.Box(s.low, s.high, (2,) + tuple(s.shape), s.dtype)
+                            for k, s in one.items()})

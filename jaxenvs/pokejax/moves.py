@@ -1,19 +1,33 @@
 """Using a move: Showdown's Gen 1 ``runMove`` -> ``useMove`` -> ``tryMoveHit`` -> ``moveHit``.
 
-``use_move(state, side, slot)`` runs the active Pokémon of ``side``'s move in ``slot`` against
-the foe's active Pokémon (or itself), in Showdown's order: the ``BeforeMove`` checks
-(recharging, full paralysis), PP deduction from ``side.lastSelectedMoveSlot``, the immunity
-check, the Gen 1 accuracy roll (0-255 scale with the 1/256 miss), the damage (``damage.py``:
-crit roll, formula, random factor; or fixed damage), drain and recoil, Self-Destruct's faint,
-healing, volatiles, stat stages (``boost``, with Gen 1's stat recomputation, the 999 / 1 limits
-and the re-applied status drops), a status as the move's effect (``set_status``), a chance
-secondary (stat drop or status), Hyper Beam's recharge, and the burn / poison damage after the
-move (``residual_damage``).
+``use_move(state, side)`` runs the move ``side`` selected (``state.last_selected``) for its
+active Pokémon against the foe's active Pokémon (or itself), in Showdown's order:
 
-Supported so far: ``SUPPORTED`` (their effects are data in the ``MOVE_*`` tables). Not yet:
-sleep, freeze, Toxic, confusion, flinch, multi-hit, two-turn, trapping, OHKO and the
-special-case moves (Counter, Substitute, Rest, Transform, Metronome, ...);
-``check_supported`` names them (the env and tests only build teams of supported moves).
+1. ``BeforeMove`` (``conditions.before_move``): freeze, sleep, flinch, recharge, confusion (its
+   self-hit), full paralysis; a cancelled move uses no PP;
+2. Mirror Move's own part (it runs the foe's last move, or fails); a two-turn move's charging
+   turn (no PP) ends here;
+3. PP deduction from ``side.lastSelectedMoveSlot``; the side's and the Pokémon's last move;
+   most moves zero Gen 1's ``lastDamage``;
+4. ``tryMoveHit``: the immunity check, the Gen 1 accuracy roll (0-255 scale with the 1/256
+   miss; none for a sleep move against a Pokémon that must recharge), then the multi-hit count
+   (``sample([2, 2, 2, 3, 3, 3, 4, 5])`` for 2-5 hits);
+5. ``moveHit`` once per hit: the damage (``damage.py``: crit roll, formula, random factor; or
+   fixed damage, Counter's twice the last damage; later hits repeat the first's), drain and
+   recoil, or a substitute taking it;
+6. Self-Destruct's faint, healing, screens and Focus Energy, the special ``onHit`` effects
+   (``lax.switch`` over ``MOVE_EFFECT``: Rest, Substitute, Mimic, Transform);
+7. a chance secondary (stat drop, status, flinch or confusion), then stat stages (``boost``,
+   with Gen 1's stat recomputation, the 999 / 1 limits and the re-applied status drops), a
+   status (``conditions.set_status``, with the clauses) or confusion, as the move's effect or
+   the secondary's; a frozen target's thaw after a move with a burn secondary, Hyper Beam's
+   recharge; a missed (or blocked) Jump Kick / High Jump Kick costs its user 1 HP;
+8. ``AfterMoveSelf`` (``conditions.after_move_self``): waking up, burn / poison damage.
+
+Supported: ``SUPPORTED`` (every move of the ``gen1randombattle`` pool). Not yet: Toxic, Leech
+Seed, Haze, Disable, the trapping moves, OHKO moves, Bide, Thrash / Petal Dance, Metronome,
+Dig / Fly and the rest of Gen 1's special cases; ``check_supported`` names them (the env and
+tests only build teams of supported moves).
 """
 
 from __future__ import annotations
@@ -25,11 +39,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import BOOSTS, STATUSES, VOLATILES, BattleState, chance, draw
+from jaxenvs.pokejax.state import (BOOSTS, NO_MOVE, STATUSES, VOLATILES, BattleState, chance,
+                                   draw, max_pp, select)
 
-#: Showdown move ids whose whole behaviour the engine reproduces. Their effects are data
+#: Showdown move ids whose whole behaviour the engine reproduces. Their effects are mostly data
 #: (the tables below, read from ``gen1.json``): damage (plain, fixed, level-based, half HP),
 #: recoil and drain, stat stages raised or lowered as the move's effect or as a chance
 #: secondary.
@@ -60,11 +76,46 @@ SUPPORTED: frozenset[str] = frozenset((
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
     "focusenergy",
     # a recharge turn after a hit that leaves the target standing
-    "hyperbeam"))
+    "hyperbeam",
+    # freeze (chance secondaries), paralysis at 70% accuracy
+    "blizzard", "icebeam", "icepunch", "thunder",
+    # sleep, and Rest
+    "sleeppowder", "hypnosis", "sing", "spore", "lovelykiss", "rest",
+    # confusion, as the move's effect or a chance secondary
+    "confuseray", "supersonic", "confusion", "psybeam",
+    # flinch (chance secondaries)
+    "stomp", "lowkick", "rollingkick", "headbutt", "bite", "hyperfang", "boneclub",
+    # several hits
+    "doublekick", "twineedle", "bonemerang", "pinmissile", "barrage", "cometpunch",
+    "doubleslap", "furyattack", "furyswipes", "spikecannon",
+    # 1 HP crash damage on a miss
+    "jumpkick", "highjumpkick",
+    # twice the last damage
+    "counter",
+    # a substitute
+    "substitute",
+    # a charging turn, then locked in
+    "skyattack", "skullbash", "razorwind", "solarbeam",
+    # the foe's moves
+    "mirrormove", "mimic", "transform"))
 #: Struggle's move id: used when the active Pokémon has no move with PP left.
 STRUGGLE = gen1().move_index["struggle"]
-#: ``MOVE_FIXED`` codes besides a fixed amount.
-FIXED_LEVEL, FIXED_HALF_HP = -1, -2
+COUNTER = gen1().move_index["counter"]
+MIRROR_MOVE = gen1().move_index["mirrormove"]
+FISSURE = gen1().move_index["fissure"]
+#: ``MOVE_FIXED`` codes besides a fixed amount (Counter: twice ``last_damage``).
+FIXED_LEVEL, FIXED_HALF_HP, FIXED_COUNTER = -1, -2, -3
+#: Moves that leave ``battle.lastDamage`` as it was (Showdown's ``SKIP_LASTDAMAGE``); the others
+#: zero it before they hit.
+KEEP_LAST_DAMAGE = frozenset((
+    "confuseray", "conversion", "counter", "focusenergy", "glare", "haze", "leechseed",
+    "lightscreen", "mimic", "mist", "poisongas", "poisonpowder", "recover", "reflect", "rest",
+    "softboiled", "splash", "stunspore", "substitute", "supersonic", "teleport", "thunderwave",
+    "toxic", "transform"))
+#: ``MOVE_HITS`` code for 2-5 hits.
+HITS_2_TO_5 = 0
+#: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``lax.switch`` in ``use_move``.
+EFFECTS = ("none", "rest", "substitute", "mimic", "transform")
 _D = gen1()
 
 
@@ -78,14 +129,18 @@ def _move_tables() -> dict[str, np.ndarray]:
          "recoil": np.zeros((n, 2), np.int32), "drain": np.zeros((n, 2), np.int32),
          "status": np.zeros(n, np.int32), "secondary_status": np.zeros(n, np.int32),
          "selfdestruct": np.zeros(n, bool), "heal_half": np.zeros(n, bool),
-         "volatile": np.zeros(n, np.uint32)}
+         "volatile": np.zeros(n, np.uint32), "confuses": np.zeros(n, bool),
+         "secondary_volatile": np.zeros(n, np.uint32), "hits": np.ones(n, np.int32),
+         "crash": np.zeros(n, bool), "thaws": np.zeros(n, bool),
+         "effect": np.zeros(n, np.int32), "sub_blocked": np.zeros(n, bool)}
     t["recoil"][:, 1] = t["drain"][:, 1] = 1
     for name in SUPPORTED:
         m = _D.move(name)
         k = m["num"]
         damage = m.get("damage")
         t["fixed"][k] = (FIXED_LEVEL if damage == "level" else damage if damage else
-                         FIXED_HALF_HP if name == "superfang" else 0)
+                         FIXED_HALF_HP if name == "superfang" else
+                         FIXED_COUNTER if name == "counter" else 0)
         # useMoveInner: an unset ignoreImmunity becomes "is a Status move"
         ignore = m.get("ignoreImmunity")
         t["ignore_immunity"][k] = ignore is True or (ignore is None and
@@ -94,14 +149,30 @@ def _move_tables() -> dict[str, np.ndarray]:
             t["status"][k] = STATUSES.index(m["status"])
         t["selfdestruct"][k] = bool(m.get("selfdestruct"))
         t["heal_half"][k] = name in ("recover", "softboiled")
-        if m.get("volatileStatus") in VOLATILES:
+        if m.get("volatileStatus") == "confusion":
+            t["confuses"][k] = True
+        elif m.get("volatileStatus") in ("reflect", "lightscreen", "focusenergy"):
             t["volatile"][k] = 1 << VOLATILES.index(m["volatileStatus"])
+        # the substitute's onTryHit: status moves it stops
+        t["sub_blocked"][k] = m["category"] == "Status" and (
+            m.get("status") in ("psn", "tox") or bool(m.get("boosts")) and m["target"] != "self"
+            or m.get("volatileStatus") == "confusion"
+            or name in ("lockon", "meanlook", "mindreader", "nightmare"))
+        hits = m.get("multihit") or 1
+        t["hits"][k] = HITS_2_TO_5 if hits == [2, 5] else hits
+        t["crash"][k] = bool(m.get("hasCrashDamage"))
+        t["effect"][k] = EFFECTS.index(name) if name in EFFECTS else 0
         t["self_target"][k] = m["target"] == "self"
         for stat, v in (m.get("boosts") or {}).items():
             t["boosts"][k, BOOSTS.index(stat)] = v
         for sec in m.get("secondaries") or []:
             # Showdown's gen1 moveHit: ceil(chance * 256 / 100) out of 256
-            t["secondary_chance"][k] = -(-sec["chance"] * 256 // 100)
+            # (one less for confusion)
+            t["secondary_chance"][k] = (-(-sec["chance"] * 256 // 100)
+                                        - (sec.get("volatileStatus") == "confusion"))
+            if sec.get("volatileStatus"):
+                t["secondary_volatile"][k] = 1 << VOLATILES.index(sec["volatileStatus"])
+            t["thaws"][k] = sec.get("status") == "brn"
             for stat, v in (sec.get("boosts") or {}).items():
                 t["secondary_boosts"][k, BOOSTS.index(stat)] = v
             if sec.get("status"):
@@ -113,43 +184,74 @@ def _move_tables() -> dict[str, np.ndarray]:
 
 
 _T = _move_tables()
-MOVE_TYPE = jnp.asarray(_D.move_type)
-MOVE_POWER = jnp.asarray(_D.move_base_power)
-MOVE_ACCURACY = jnp.asarray(_D.move_accuracy)
-"""Percent; 0 = never misses (no roll)."""
-MOVE_PRIORITY = jnp.asarray(_D.move_priority)
-MOVE_CRIT_RATIO = jnp.asarray(_D.move_crit_ratio)
-MOVE_PHYSICAL = jnp.asarray(_D.move_category == 0)
-MOVE_FIXED = jnp.asarray(_T["fixed"])
+
+
+def _table(values, nomove=0) -> jax.Array:
+    """A per-move table with one more row, ``NO_MOVE``: the typeless 102-power special move
+    with accuracy 81/256 (of 100) a thawed Pokémon uses when its side never selected a move."""
+    values = np.asarray(values)
+    return jnp.asarray(np.concatenate([values, np.full((1,) + values.shape[1:], nomove,
+                                                       values.dtype)]))
+
+
+_MOVE_PP = jnp.asarray(_D.move_pp)
+_BASE_SPEED = jnp.asarray(_D.base_stats[:, 5])
+MOVE_TYPE = _table(_D.move_type)
+"""Type id (0: typeless)."""
+MOVE_POWER = _table(_D.move_base_power, 102)
+MOVE_ACCURACY = _table([math.floor(a * 255 / 100) for a in _D.move_accuracy],
+                       math.floor(100 * 81 / 256 * 255 / 100))
+"""``floor(percent * 255 / 100)``, the 0-255 scale of Gen 1's hit roll; 0 = never misses."""
+MOVE_PRIORITY = _table(_D.move_priority)
+MOVE_CRIT_RATIO = _table(_D.move_crit_ratio, 1)
+MOVE_PHYSICAL = _table(_D.move_category == 0, False)
+MOVE_FIXED = _table(_T["fixed"])
 """Fixed damage: an amount, ``FIXED_LEVEL``, ``FIXED_HALF_HP`` or 0 (the formula)."""
-MOVE_IGNORE_IMMUNITY = jnp.asarray(_T["ignore_immunity"])
-MOVE_SELF_TARGET = jnp.asarray(_T["self_target"])
-MOVE_BOOSTS = jnp.asarray(_T["boosts"])
+MOVE_IGNORE_IMMUNITY = _table(_T["ignore_immunity"])
+MOVE_SELF_TARGET = _table(_T["self_target"])
+MOVE_BOOSTS = _table(_T["boosts"])
 """int32[moves, 7]: stages the move itself changes (on itself or its target)."""
-MOVE_SECONDARY_CHANCE = jnp.asarray(_T["secondary_chance"])
+MOVE_SECONDARY_CHANCE = _table(_T["secondary_chance"])
 """The secondary's ``randomChance(x, 256)`` numerator (0: no secondary)."""
-MOVE_SECONDARY_BOOSTS = jnp.asarray(_T["secondary_boosts"])
-MOVE_RECOIL = jnp.asarray(_T["recoil"])
+MOVE_SECONDARY_BOOSTS = _table(_T["secondary_boosts"])
+MOVE_RECOIL = _table(_T["recoil"], 1).at[-1, 0].set(0)
 """(numerator, denominator) of the damage dealt taken as recoil ((0, 1): none)."""
-MOVE_DRAIN = jnp.asarray(_T["drain"])
-MOVE_STATUS = jnp.asarray(_T["status"])
+MOVE_DRAIN = _table(_T["drain"], 1).at[-1, 0].set(0)
+MOVE_STATUS = _table(_T["status"])
 """Status the move inflicts as its effect (``STATUSES`` index; 0: none)."""
-MOVE_SECONDARY_STATUS = jnp.asarray(_T["secondary_status"])
-MOVE_SELFDESTRUCT = jnp.asarray(_T["selfdestruct"])
+MOVE_SECONDARY_STATUS = _table(_T["secondary_status"])
+MOVE_SELFDESTRUCT = _table(_T["selfdestruct"])
 """The user faints after the move, hit or miss (and the target's Defense counts half)."""
-MOVE_HEAL_HALF = jnp.asarray(_T["heal_half"])
+MOVE_HEAL_HALF = _table(_T["heal_half"])
 """Recover / Soft-Boiled: half the max HP, with Gen 1's failure when max - hp is 255 or 511."""
-MOVE_VOLATILE = jnp.asarray(_T["volatile"])
-"""uint32: the ``VOLATILES`` bit the move gives its user."""
-_REFLECT, _LIGHT_SCREEN, _FOCUS_ENERGY, MUST_RECHARGE = (1 << VOLATILES.index(v)
-                                                        for v in VOLATILES)
-MOVE_RECHARGE = jnp.asarray(np.array([name == "hyperbeam" for name in _D.move_names]))
-PAR, BRN, PSN, FRZ = (STATUSES.index(s) for s in ("par", "brn", "psn", "frz"))
-#: Showdown's gen1 type chart makes Poison types immune to poison (``psn: 3``), no other type
-#: to any status.
-_POISON = _D.type_index["Poison"]
-#: Gen 1's full-paralysis chance, ``randomChance(63, 256)`` before each move.
-FULL_PARALYSIS = 63
+MOVE_VOLATILE = _table(_T["volatile"])
+"""uint32: the ``VOLATILES`` bit the move gives its user (screens, Focus Energy)."""
+MOVE_CONFUSES = _table(_T["confuses"])
+"""The move confuses its target (its effect, not a chance)."""
+MOVE_SECONDARY_VOLATILE = _table(_T["secondary_volatile"])
+"""uint32: the ``VOLATILES`` bit (flinch or confusion) of the chance secondary."""
+MOVE_HITS = _table(_T["hits"], 1)
+"""Hits per use: 1, 2, or ``HITS_2_TO_5``."""
+MOVE_CRASH = _table(_T["crash"])
+"""Jump Kick / High Jump Kick: 1 HP to the user when the move fails."""
+MOVE_THAWS = _table(_T["thaws"])
+"""The move's secondary is a burn: it thaws a frozen target it hits."""
+MOVE_EFFECT = _table(_T["effect"])
+"""Index into ``EFFECTS``."""
+MOVE_RECHARGE = _table([name == "hyperbeam" for name in _D.move_names])
+MOVE_TWO_TURN = _table([name in ("razorwind", "skullbash", "skyattack", "solarbeam", "dig", "fly")
+                        for name in _D.move_names])
+"""Charges a turn first (``twoturnmove``), then is locked in and hits."""
+MOVE_SUB_BLOCKED = _table(_T["sub_blocked"])
+"""A status move a substitute stops (poison, stat drops, confusion)."""
+MOVE_KEEPS_LAST_DAMAGE = _table([name in KEEP_LAST_DAMAGE for name in _D.move_names])
+MOVE_COUNTERABLE = _table([t in (_D.type_index["Normal"], _D.type_index["Fighting"]) and p > 0
+                           for t, p in zip(_D.move_type, _D.move_base_power)])
+"""Counter answers the move: a Normal or Fighting one with base power."""
+MUST_RECHARGE = cond.MUST_RECHARGE
+PAR, BRN, FRZ, SLP = cond.PAR, cond.BRN, cond.FRZ, cond.SLP
+#: The multi-hit count for 2-5 hits: ``sample`` of this list.
+_HITS_SAMPLE = jnp.asarray([2, 2, 2, 3, 3, 3, 4, 5])
 
 #: Gen 1's stage table for accuracy and evasion, in percent, index = stage + 6.
 _BOOST_TABLE = (25, 28, 33, 40, 50, 66, 100, 150, 200, 250, 300, 350, 400)
@@ -176,10 +278,9 @@ def check_supported(move_ids: Iterable[str]) -> None:
 def accuracy(move_accuracy: jax.Array, acc_stage: jax.Array, eva_stage: jax.Array
              ) -> jax.Array:
     """The numerator of the hit roll ``randomChance(acc, 256)`` for a move with a numeric
-    accuracy (percent): scaled to 255, times the user's accuracy and the target's evasion
+    accuracy (``MOVE_ACCURACY``, 0-255): times the user's accuracy and the target's evasion
     stages, clamped to 1..255."""
-    acc = move_accuracy * 255 // 100
-    acc = ACCURACY_BOOST[acc, acc_stage + 6]
+    acc = ACCURACY_BOOST[move_accuracy, acc_stage + 6]
     acc = ACCURACY_BOOST[acc, -eva_stage + 6]
     return jnp.clip(acc, 1, 255)
 
@@ -193,6 +294,13 @@ def usable_moves(state: BattleState, side: jax.Array) -> jax.Array:
 def recharging(state: BattleState, side: jax.Array) -> jax.Array:
     """``side``'s active Pokémon must recharge (its only choice is ``move 1``, Recharge)."""
     return (state.volatiles[side, state.party[side, 0]] & MUST_RECHARGE) > 0
+
+
+def locked(state: BattleState, side: jax.Array) -> jax.Array:
+    """``side``'s active Pokémon is locked into its selected move (recharge, or a charged
+    two-turn move): its only choice is ``move 1`` and it cannot switch."""
+    v = state.volatiles[side, state.party[side, 0]]
+    return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE)) > 0
 
 
 def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Array
@@ -229,172 +337,330 @@ def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Arra
     return new, when & changed
 
 
-def set_status(state: BattleState, side: jax.Array, status: jax.Array, when: jax.Array
-               ) -> BattleState:
-    """``pokemon.setStatus`` on ``side``'s active Pokémon, as a move's effect: only one
-    without a status and not immune (Poison types to poison); the ``SetStatus`` event then
-    sorts its two equal handlers (the Sleep and Freeze Clause Mods) with one ``random(0, 2)``.
-    Then Gen 1's stat drops: paralysis quarters the modified Speed, a burn halves Attack."""
-    t = state.party[side, 0]
-    immune = (status == PSN) & jnp.any(state.types[side, t] == _POISON)
-    ok = when & (status > 0) & (state.hp[side, t] > 0) & (state.status[side, t] == 0) & ~immune
-    state, _ = draw(state, ok, 0, 2)
-    state = state.replace(
-        status=state.status.at[side, t].set(jnp.where(ok, status, state.status[side, t])))
-    return reapply_status_drops(state, side, ok)
-
-
-def reapply_status_drops(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
-    """``side``'s active Pokémon's status drop on its modified stats: paralysis quarters Speed,
-    a burn halves Attack (at least 1). Gen 1 applies it when the status is set, and again (a
-    cartridge bug) to the foe's active Pokémon whenever a move changes a stat stage."""
-    t = state.party[side, 0]
-    return state.replace(mod_stats=state.mod_stats.at[side, t].set(
-        status_drops(state.mod_stats[side, t], state.status[side, t], when)))
-
-
-def status_drops(stats: jax.Array, status: jax.Array, when: jax.Array = True) -> jax.Array:
-    """int[5] modified stats after the paralysis (Speed / 4) or burn (Attack / 2) drop."""
-    par = when & (status == PAR)
-    brn = when & (status == BRN)
-    return stats.at[4].set(jnp.where(par, jnp.maximum(stats[4] // 4, 1), stats[4])).at[0].set(
-        jnp.where(brn, jnp.maximum(stats[0] // 2, 1), stats[0]))
-
-
-def residual_damage(state: BattleState, side: jax.Array, when: jax.Array
-                    ) -> tuple[BattleState, jax.Array]:
-    """A burn's or poison's damage to ``side``'s active Pokémon, max(maxhp / 16, 1) (Gen 1:
-    after each of its moves, and when it switches in). Returns (state, it fainted)."""
-    t = state.party[side, 0]
-    hp = state.hp[side, t]
-    hurt = when & ((state.status[side, t] == BRN) | (state.status[side, t] == PSN)) & (hp > 0)
-    damage = jnp.where(hurt, jnp.minimum(jnp.maximum(state.maxhp[side, t] // 16, 1), hp), 0)
-    state = state.replace(hp=state.hp.at[side, t].add(-damage))
-    return state, hurt & (damage == hp)
-
-
-def use_move(state: BattleState, side: jax.Array, slot: jax.Array
-             ) -> tuple[BattleState, jax.Array, jax.Array]:
-    """``side``'s active Pokémon uses the move in ``slot`` (Struggle if no move has PP).
-    Returns (state, the foe's active fainted, the user fainted)."""
-    foe = 1 - side
+def _deduct_pp(state: BattleState, side: jax.Array, skip: jax.Array) -> BattleState:
+    """``deductPP`` from the last selected slot (6-bit wrap, as Showdown's ``trunc(pp, 6)``),
+    unless ``skip``; the set's PP follow (``baseMoveSlots``), except while transformed."""
     user = state.party[side, 0]
-    target = state.party[foe, 0]
-    struggle = ~jnp.any(usable_moves(state, side))
-    move = jnp.where(struggle, STRUGGLE, state.moves[side, user, slot])
-    self_target = MOVE_SELF_TARGET[move]
-
-    # BeforeMove: recharging (which stops the event) or full paralysis ends the action
-    # before PP is used
-    recharge = recharging(state, side)
-    state, fully_paralyzed = chance(state, ~recharge & (state.status[side, user] == PAR),
-                                    FULL_PARALYSIS, 256)
-    cant = recharge | fully_paralyzed
-    before = state.replace(volatiles=state.volatiles.at[side, user].set(
-        state.volatiles[side, user] & ~jnp.uint32(MUST_RECHARGE)))
-
-    # runMove: PP from the last selected slot (6-bit wrap, as Showdown's trunc(pp, 6));
-    # Struggle uses none
     last = state.last_slot[side]
     pp = state.pp[side, user, last]
-    state = state.replace(pp=state.pp.at[side, user, last].set(
-        jnp.where(struggle, pp, (pp - 1) % 64)))
+    pp = jnp.where(skip, pp, (pp - 1) % 64)
+    base = jnp.where(state.transformed[side, user], state.base_pp[side, user, last], pp)
+    return state.replace(pp=state.pp.at[side, user, last].set(pp),
+                         base_pp=state.base_pp.at[side, user, last].set(base))
 
-    # tryMoveHit: immunity (no roll), then accuracy (+1 for moves on the user itself)
-    target_types = state.types[foe, target]
-    mtype = MOVE_TYPE[move]
-    is_immune = ~MOVE_IGNORE_IMMUNITY[move] & dmg.immune(mtype, target_types)
-    acc_pct = MOVE_ACCURACY[move]
-    acc = accuracy(acc_pct, state.boosts[side, user, 5],
+
+def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
+                    ) -> tuple[BattleState, jax.Array]:
+    """``tryMoveHit``'s immunity check (no roll), then the accuracy roll (+1 for moves on the
+    user itself; none for a sleep move against a Pokémon that must recharge). Returns (state,
+    the move hits)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    self_target = MOVE_SELF_TARGET[move]
+    is_immune = ~MOVE_IGNORE_IMMUNITY[move] & dmg.immune(MOVE_TYPE[move], state.types[foe, target])
+    acc255 = MOVE_ACCURACY[move]
+    sure = (acc255 == 0) | ((MOVE_STATUS[move] == SLP) & recharging(state, foe))
+    acc = accuracy(acc255, state.boosts[side, user, 5],
                    jnp.where(self_target, state.boosts[side, user, 6],
                              state.boosts[foe, target, 6]))
-    acc = acc + self_target
-    state, hit = chance(state, ~is_immune & (acc_pct > 0), acc, 256)
-    hit = ~is_immune & (hit | (acc_pct == 0))
+    rolled = ~is_immune & ~sure
+    state, hit = chance(state, rolled, acc + self_target, 256)
+    state = state.replace(last_damage=jnp.where(rolled & ~hit, 0, state.last_damage))
+    return state, ~is_immune & (hit | sure)
 
-    # getDamage: fixed damage, or crit roll, formula and random factor
+
+def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.Array,
+                repeat: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
+    """One ``moveHit``'s damage: ``getDamage`` (fixed damage, or crit roll, formula and random
+    factor; ``repeat`` instead when >= 0: the first hit's damage, which a multi-hit move's
+    later hits deal without rolling, or against a substitute the last damage). A substitute
+    takes it uncapped (its ``onTryHit``), with recoil and drain only if it holds; otherwise
+    ``battle.damage`` (capped at the HP, with drain inside), then recoil (both at least 1).
+    Each sets the last damage. Returns (state, the damage, the substitute broke)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    mtype = MOVE_TYPE[move]
+    target_types = state.types[foe, target]
     fixed = MOVE_FIXED[move]
     damaging = MOVE_POWER[move] > 0
-    formula = damaging & (fixed == 0)
-    user_volatiles = state.volatiles[side, user]
-    rate = dmg.crit_chance(state.base_spe[side, user], (user_volatiles & _FOCUS_ENERGY) > 0,
+    formula = damaging & (fixed == 0) & (repeat < 0)
+    rate = dmg.crit_chance(state.base_spe[side, user], cond.has(state, side, cond.FOCUS_ENERGY),
                            MOVE_CRIT_RATIO[move])
-    state, crit = chance(state, hit & formula & (rate > 0), rate, 256)
+    state, crit = chance(state, when & formula & (rate > 0), rate, 256)
     physical = MOVE_PHYSICAL[move]
     a_stat, d_stat = jnp.where(physical, 0, 2), jnp.where(physical, 1, 3)
     user_types = state.types[side, user]
-    stab = (user_types[0] == mtype) | (user_types[1] == mtype)
+    stab = (mtype > 0) & ((user_types[0] == mtype) | (user_types[1] == mtype))
+    screen = cond.has(state, foe, jnp.where(physical, cond.REFLECT, cond.LIGHT_SCREEN))
     pre = dmg.pre_roll_damage(
         state.level[side, user], MOVE_POWER[move], state.mod_stats[side, user, a_stat],
-        state.mod_stats[foe, target, d_stat], state.stats[side, user, a_stat],
-        state.stats[foe, target, d_stat], stab, dmg.type_modifiers(mtype, target_types),
-        crit, (state.volatiles[foe, target] & jnp.where(physical, _REFLECT, _LIGHT_SCREEN)) > 0,
-        MOVE_SELFDESTRUCT[move] & physical)
-    state, r = draw(state, hit & formula & (pre > 1), dmg.MIN_ROLL, dmg.MAX_ROLL + 1)
+        state.mod_stats[foe, target, d_stat], state.base_stats[side, user, a_stat],
+        state.base_stats[foe, target, d_stat], stab, dmg.type_modifiers(mtype, target_types),
+        crit, screen, MOVE_SELFDESTRUCT[move] & physical)
+    state, r = draw(state, when & formula & (pre > 1), dmg.MIN_ROLL, dmg.MAX_ROLL + 1)
     hp = state.hp[foe, target]
-    fixed_damage = jnp.where(fixed == FIXED_LEVEL, state.level[side, user],
-                             jnp.where(fixed == FIXED_HALF_HP, jnp.maximum(hp // 2, 1), fixed))
-    damage = jnp.where(formula, dmg.apply_roll(pre, r), fixed_damage)
-    damage = jnp.where(hit & damaging & ~self_target, jnp.minimum(damage, hp), 0)
+    fixed_damage = jnp.select(
+        [fixed == FIXED_LEVEL, fixed == FIXED_HALF_HP, fixed == FIXED_COUNTER],
+        [state.level[side, user], jnp.maximum(hp // 2, 1), 2 * state.last_damage], fixed)
+    sub = cond.has(state, foe, cond.SUBSTITUTE)
+    raw = jnp.where(repeat >= 0, jnp.where(sub, state.last_damage, repeat),
+                    jnp.where(formula, dmg.apply_roll(pre, r), fixed_damage))
+    dealt = when & damaging & ~MOVE_SELF_TARGET[move]
+    state, broke = cond.hit_substitute(state, foe, raw, dealt & sub)
+    damage = jnp.where(dealt & ~sub, jnp.minimum(raw, hp), 0)
+    state = state.replace(hp=state.hp.at[foe, target].add(-damage),
+                          last_damage=jnp.where(dealt, jnp.where(sub, raw, damage),
+                                                state.last_damage))
 
-    # moveHit -> battle.damage, with drain inside it; then recoil (both: at least 1)
-    state = state.replace(hp=state.hp.at[foe, target].add(-damage))
-    target_fainted = (damage > 0) & (damage == hp)
+    held = dealt & sub & ~broke
     drain_num, drain_den = MOVE_DRAIN[move, 0], MOVE_DRAIN[move, 1]
     recoil_num, recoil_den = MOVE_RECOIL[move, 0], MOVE_RECOIL[move, 1]
-    drained = jnp.where((damage > 0) & (drain_num > 0),
-                        jnp.maximum(damage * drain_num // drain_den, 1), 0)
-    user_hp = state.hp[side, user]
-    user_hp = jnp.minimum(user_hp + drained, state.maxhp[side, user])
-    recoil = jnp.where((damage > 0) & (recoil_num > 0),
-                       jnp.maximum(damage * recoil_num // recoil_den, 1), 0)
-    user_fainted = (recoil > 0) & (recoil >= user_hp)
+    basis = jnp.where(held, raw, damage)
+    drained = jnp.where(((basis > 0) | held) & (drain_num > 0),
+                        jnp.maximum(basis * drain_num // drain_den, 1), 0)
+    state = state.replace(last_damage=jnp.where(drained > 0, drained, state.last_damage))
+    user_hp = jnp.minimum(state.hp[side, user] + drained, state.maxhp[side, user])
+    recoil = jnp.where((basis > 0) & (recoil_num > 0),
+                       jnp.maximum(basis * recoil_num // recoil_den, 1), 0)
     state = state.replace(hp=state.hp.at[side, user].set(jnp.maximum(user_hp - recoil, 0)))
+    return state, damage, broke
 
-    # Self-Destruct and Explosion: the user faints whatever happened
-    exploded = MOVE_SELFDESTRUCT[move]
+
+def _hits(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array
+          ) -> tuple[BattleState, jax.Array]:
+    """The hit count (``sample([2, 2, 2, 3, 3, 3, 4, 5])`` for 2-5 hits), then one
+    ``_damage_hit`` per hit while both Pokémon stand and no substitute broke, the later ones
+    repeating the first's damage (Showdown keeps it in ``move.damage``). Returns (state, a
+    substitute broke)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    hits = MOVE_HITS[move]
+    state, k = draw(state, hit & (hits == HITS_2_TO_5), len(_HITS_SAMPLE))
+    hits = jnp.where(hits == HITS_2_TO_5, _HITS_SAMPLE[k], hits)
+
+    def one(i, carry):
+        state, first, broke = carry
+        go = (hit & (i < hits) & (state.hp[foe, target] > 0) & (state.hp[side, user] > 0)
+              & ~broke)
+        state, damage, broke_now = _damage_hit(state, side, move, go,
+                                               jnp.where(i == 0, -1, first))
+        return state, jnp.where(i == 0, damage, first), broke | broke_now
+
+    state, _, broke = jax.lax.fori_loop(0, 5, one, (state, jnp.int32(0), jnp.bool_(False)))
+    return state, broke
+
+
+def _no_effect(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    return state
+
+
+def _rest(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Rest's ``onHit``: fails at full HP and in Gen 1's 255 / 511 case; otherwise the user
+    sleeps (replacing its status; the Sleep Clause ignores it) for exactly 2 moves (after
+    sleep's own ``random(1, 8)``) and heals to full."""
+    t = state.party[side, 0]
+    hp, maxhp = state.hp[side, t], state.maxhp[side, t]
+    fails = (hp == maxhp) | (((hp == maxhp - 255) | (hp == maxhp - 511)) & (hp % 256 != 0))
+    state, slept = cond.set_status(state, side, SLP, when & ~fails, by_self=True, override=True)
+    return state.replace(
+        status_turns=state.status_turns.at[side, t].set(
+            jnp.where(slept, 2, state.status_turns[side, t])),
+        hp=state.hp.at[side, t].set(jnp.where(slept, maxhp, hp)))
+
+
+def _substitute(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Substitute: fails with one already up or under a quarter of the max HP; the substitute
+    gets ``floor(maxhp / 4) + 1`` HP and costs ``floor(maxhp / 4)`` (when maxhp > 3), which can
+    make the user faint."""
+    t = state.party[side, 0]
+    hp, maxhp = state.hp[side, t], state.maxhp[side, t]
+    ok = when & ~cond.has(state, side, cond.SUBSTITUTE) & (4 * hp >= maxhp)
+    state = cond.add_volatile(state, side, cond.SUBSTITUTE, ok)
+    cost = jnp.where(ok & (maxhp > 3), jnp.minimum(maxhp // 4, hp), 0)
+    return state.replace(sub_hp=state.sub_hp.at[side, t].set(
+        jnp.where(ok, maxhp // 4 + 1, state.sub_hp[side, t])),
+        hp=state.hp.at[side, t].add(-cost))
+
+
+def _mimic(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Mimic's ``onHit``: one of the foe's moves (``sample``) replaces Mimic in the selected
+    slot, keeping its PP, until the user leaves the field."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    state, k = draw(state, when, jnp.sum(state.moves[foe, target] > 0))
+    copied = state.moves[foe, target, k]
+    slot = state.last_slot[side]
+    return state.replace(
+        moves=state.moves.at[side, user, slot].set(
+            jnp.where(when, copied, state.moves[side, user, slot])),
+        maxpp=state.maxpp.at[side, user, slot].set(
+            jnp.where(when, max_pp(_MOVE_PP[copied]), state.maxpp[side, user, slot])))
+
+
+def _transform(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Transform (``transformInto``): the user takes the target's stored and modified stats,
+    types, stat stages and moves (5 PP each, or the move's PP if less); ``setSpecies`` leaves
+    the cached speed at the target species' Speed computed from the user's own set."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    moves = state.moves[foe, target]
+    base_pp = _MOVE_PP[moves]
+    form = state.form[foe, target]
+    speed = ((2 * _BASE_SPEED[form] + state.spe_core[side, user])
+             * state.level[side, user] // 100 + 5)
+
+    def copy(array, value):
+        return array.at[side, user].set(jnp.where(when, value, array[side, user]))
+
+    return state.replace(
+        stats=copy(state.stats, state.stats[foe, target]),
+        mod_stats=copy(state.mod_stats, state.mod_stats[foe, target]),
+        types=copy(state.types, state.types[foe, target]),
+        boosts=copy(state.boosts, state.boosts[foe, target]),
+        moves=copy(state.moves, moves),
+        pp=copy(state.pp, jnp.where(moves > 0, jnp.minimum(5, base_pp), 0)),
+        maxpp=copy(state.maxpp, jnp.where(moves > 0, max_pp(base_pp), 0)),
+        transformed=copy(state.transformed, True),
+        form=copy(state.form, form),
+        speed=copy(state.speed, speed))
+
+
+#: The ``lax.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
+_EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform)
+
+
+def _execute(state: BattleState, side: jax.Array, move: jax.Array
+             ) -> tuple[BattleState, jax.Array]:
+    """Everything after ``BeforeMove`` up to ``AfterMoveSelf``: Mirror Move's own part (PP,
+    ``useMove``'s bookkeeping; it fails unless the foe's last move is one to copy), then a
+    two-turn move's charging turn or the move (``_run``). Returns (state, the move that ran)."""
+    foe = 1 - side
+    user = state.party[side, 0]
+    last = state.last_slot[side]
+    mirror = move == MIRROR_MOVE
+    copied = state.last_move[foe, state.party[foe, 0]]
+    copies = mirror & (copied != 0) & (copied != MIRROR_MOVE)
+    mirrored = _deduct_pp(state, side, False)
+    mirrored = mirrored.replace(
+        last_used=mirrored.last_used.at[side].set(MIRROR_MOVE),
+        last_move=mirrored.last_move.at[side, user].set(MIRROR_MOVE),
+        last_damage=jnp.int32(0),
+        last_selected=mirrored.last_selected.at[side].set(
+            jnp.where(copies, copied, mirrored.last_selected[side])),
+        last_enemy_selected=mirrored.last_enemy_selected.at[side].set(
+            jnp.where(copies, copied, mirrored.last_enemy_selected[side])))
+    # useMove from Mirror Move: a transformed user gets a PP back in its own move slot
+    base = mirrored.base_pp[side, user, last]
+    mirrored = mirrored.replace(base_pp=mirrored.base_pp.at[side, user, last].set(
+        jnp.where(copies & mirrored.transformed[side, user], (base + 1) % 64, base)))
+    state = select(mirror, mirrored, state)
+    ran = jnp.where(copies, copied, move)
+
+    # a two-turn move's first turn: it charges (no PP: Mirror Move's is given back)
+    charging = MOVE_TWO_TURN[ran] & ~cond.has(state, side, cond.TWO_TURN_MOVE)
+    charged = cond.add_volatile(state, side, cond.TWO_TURN_MOVE, True)
+    pp = charged.pp[side, user, last]
+    charged = charged.replace(last_used=charged.last_used.at[side].set(ran),
+                              pp=charged.pp.at[side, user, last].set(
+                                  jnp.where(mirror, (pp + 1) % 64, pp)))
+    new = select(charging, charged, _run(state, side, ran, ~mirror & (ran != STRUGGLE)))
+    return select(mirror & ~copies, state, new), ran
+
+
+def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
+         ) -> BattleState:
+    """The move itself (after a two-turn move's charging turn, which it ends): PP (``deduct``),
+    ``useMove`` and ``moveUsed``'s bookkeeping, then ``useMoveInner``."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    self_target = MOVE_SELF_TARGET[move]
+    state = cond.remove_volatile(state, side, cond.TWO_TURN_MOVE, True)
+    state = _deduct_pp(state, side, ~deduct)
+    # useMove: the side's and the Pokémon's last move (the typeless move stands for Fissure);
+    # useMoveInner: most moves zero the last damage
+    state = state.replace(
+        last_used=state.last_used.at[side].set(move),
+        last_move=state.last_move.at[side, user].set(jnp.where(move == NO_MOVE, FISSURE, move)),
+        last_damage=jnp.where(MOVE_KEEPS_LAST_DAMAGE[move], state.last_damage, 0))
+    state, hit = _accuracy_check(state, side, move)
+    # Counter's damageCallback fails unless the foe's last move (as used, and as shown) was a
+    # Normal or Fighting damaging move other than Counter and the last damage is positive
+    countered = ((state.last_enemy_selected[foe] != COUNTER) & (state.last_damage > 0)
+                 & MOVE_COUNTERABLE[state.last_used[foe]])
+    # a substitute takes a damaging move's hits and stops some status moves: the move then
+    # does nothing more to the target
+    behind_sub = cond.has(state, foe, cond.SUBSTITUTE) & ~self_target
+    reaches = hit & ~(behind_sub & ((MOVE_POWER[move] > 0) | MOVE_SUB_BLOCKED[move]))
+    state, broke = _hits(state, side, move,
+                         hit & ((MOVE_FIXED[move] != FIXED_COUNTER) | countered))
+
+    # Self-Destruct and Explosion: the user faints whatever happened, unless it broke a
+    # substitute
+    exploded = MOVE_SELFDESTRUCT[move] & ~broke
     state = state.replace(hp=state.hp.at[side, user].set(
         jnp.where(exploded, 0, state.hp[side, user])))
-    user_fainted = user_fainted | exploded
 
     # Recover / Soft-Boiled (onHit), screens and Focus Energy (addVolatile) on the user
     user_hp, maxhp = state.hp[side, user], state.maxhp[side, user]
     heal_bug = ((user_hp == maxhp - 255) | (user_hp == maxhp - 511)) & (user_hp % 256 != 0)
     heals = hit & MOVE_HEAL_HALF[move] & (user_hp < maxhp) & ~heal_bug
-    state = state.replace(
-        hp=state.hp.at[side, user].set(jnp.where(heals, jnp.minimum(user_hp + maxhp // 2, maxhp),
-                                                 user_hp)),
-        volatiles=state.volatiles.at[side, user].set(
-            jnp.where(hit, user_volatiles | MOVE_VOLATILE[move], user_volatiles)))
+    state = state.replace(hp=state.hp.at[side, user].set(
+        jnp.where(heals, jnp.minimum(user_hp + maxhp // 2, maxhp), user_hp)))
+    state = cond.add_volatile(state, side, MOVE_VOLATILE[move], hit)
 
-    # the move's own stat stages, on the user or the target
-    stages = MOVE_BOOSTS[move]
-    has_stages = jnp.any(stages != 0)
-    boosted = jnp.where(self_target, side, foe)
-    state, boosted = boost(state, boosted, stages, hit & has_stages)
-    state = reapply_status_drops(state, foe, boosted)
-    state = set_status(state, foe, MOVE_STATUS[move], hit)
+    # the special onHit effects
+    state = jax.lax.switch(MOVE_EFFECT[move], _EFFECT_BRANCHES, state, side, hit)
 
     # a secondary: ceil(chance * 256 / 100) out of 256, if the target still stands; a
-    # paralysis, burn or freeze secondary is not even rolled against a target of the move's type
+    # paralysis, burn or freeze secondary is not even rolled against a target of the move's type;
+    # behind a substitute that holds, only a confusion secondary (the substitute's onTryHit)
     sec = MOVE_SECONDARY_CHANCE[move]
     sec_status = MOVE_SECONDARY_STATUS[move]
-    same_type = jnp.any(target_types == mtype)
+    sec_volatile = MOVE_SECONDARY_VOLATILE[move]
+    same_type = jnp.any(state.types[foe, target] == MOVE_TYPE[move])
     typed_status = (sec_status == PAR) | (sec_status == BRN) | (sec_status == FRZ)
-    roll = hit & (sec > 0) & (state.hp[foe, target] > 0) & ~(typed_status & same_type)
+    past_sub = reaches | (hit & behind_sub & ~broke & (sec_volatile == cond.CONFUSION))
+    roll = past_sub & (sec > 0) & (state.hp[foe, target] > 0) & ~(typed_status & same_type)
     state, lucky = chance(state, roll, sec, 256)
-    state, boosted = boost(state, foe, MOVE_SECONDARY_BOOSTS[move], lucky)
-    state = reapply_status_drops(state, foe, boosted)
-    state = set_status(state, foe, sec_status, lucky)
-    # Hyper Beam: a recharge turn unless the target fell
-    state = state.replace(volatiles=state.volatiles.at[side, user].set(
-        jnp.where(hit & MOVE_RECHARGE[move] & (state.hp[foe, target] > 0),
-                  state.volatiles[side, user] | MUST_RECHARGE, state.volatiles[side, user])))
-    moved = ~cant
-    state = jax.tree_util.tree_map(lambda a, b: jnp.where(moved, a, b), state, before)
-    target_fainted, user_fainted = moved & target_fainted, moved & user_fainted
 
+    # stat stages, a status, flinch or confusion: the move's own effect (stages on the user or
+    # the target) or the secondary's (no move has both, nor both and a special effect, so one
+    # call each serves both, in Showdown's order)
+    primary = sec == 0
+    stages = jnp.where(primary, MOVE_BOOSTS[move], MOVE_SECONDARY_BOOSTS[move])
+    state, boosted = boost(state, jnp.where(primary & self_target, side, foe), stages,
+                           jnp.where(primary, reaches, lucky) & jnp.any(stages != 0))
+    state = cond.reapply_status_drops(state, foe, boosted)
+    status = jnp.where(primary, MOVE_STATUS[move], sec_status)
+    sleep_move = primary & (status == SLP)
+    state, put_to_sleep = cond.set_status(state, foe, status, jnp.where(primary, reaches, lucky),
+                                          override=sleep_move & recharging(state, foe))
+    state = cond.remove_volatile(state, foe, MUST_RECHARGE, put_to_sleep & sleep_move)
+    state = cond.add_flinch(state, foe, lucky & (sec_volatile == cond.FLINCH))
+    state = cond.add_confusion(state, foe, (reaches & MOVE_CONFUSES[move])
+                               | (lucky & (sec_volatile == cond.CONFUSION)))
+    # AfterMoveSecondary: a move with a burn secondary thaws a frozen target
+    state = cond.cure_status(state, foe, hit & MOVE_THAWS[move]
+                             & (state.status[foe, target] == FRZ))
+    # Hyper Beam: a recharge turn unless the target fell or its substitute broke
+    state = cond.add_volatile(state, side, MUST_RECHARGE, hit & MOVE_RECHARGE[move] & ~broke
+                              & (state.hp[foe, target] > 0))
+    # MoveFail: Jump Kick / High Jump Kick crash for 1 HP
+    crash = ~hit & MOVE_CRASH[move] & (state.hp[side, user] > 0)
+    return cond.self_damage(state, side, 1, crash)
+
+
+def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
+    """``side``'s active Pokémon uses the move its side selected (``last_selected``: the chosen
+    move, Struggle, or for the Fight button and a recharge turn the side's previous selection).
+    Returns (state, the foe's active fainted, the user fainted)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    move = state.last_selected[side]
+    state, cant, _ = cond.before_move(state, side)
+    executed, ran = _execute(state, side, move)
+    state = select(cant, state, executed)
     # AfterMoveSelf: after a move if its target still stands, always after a cancelled one
-    standing = jnp.where(self_target, state.hp[side, user], state.hp[foe, target]) > 0
-    state, burned_out = residual_damage(state, side, standing | cant)
-    return state, target_fainted, user_fainted | burned_out
+    standing = jnp.where(MOVE_SELF_TARGET[ran], state.hp[side, user], state.hp[foe, target]) > 0
+    state, _ = cond.after_move_self(state, side, standing | cant)
+    return state, state.hp[foe, target] == 0, state.hp[side, user] == 0

@@ -35,9 +35,14 @@ STATUSES = ("", "brn", "frz", "par", "psn", "slp", "tox")
 #: Boost order of ``boosts``.
 BOOSTS = ("atk", "def", "spa", "spd", "spe", "accuracy", "evasion")
 #: Volatile conditions modelled, by bit of ``volatiles`` (Showdown's volatile ids).
-VOLATILES = ("reflect", "lightscreen", "focusenergy", "mustrecharge")
+VOLATILES = ("reflect", "lightscreen", "focusenergy", "mustrecharge", "confusion", "flinch",
+             "substitute", "twoturnmove")
 #: Request kinds (``request``): what a side must choose now.
 REQ_NONE, REQ_MOVE, REQ_SWITCH = 0, 1, 2
+#: Showdown's ``'nomove'``: a side's ``last_selected`` before it ever selects a move (one past
+#: the last real move id; a frozen Pokémon thawed before it moves uses a typeless 102-power
+#: special move then).
+NO_MOVE = len(gen1().move_names)
 #: ``winner`` values.
 NO_WINNER, P1, P2, TIE = -1, 0, 1, 2
 
@@ -65,11 +70,30 @@ class BattleState:
     maxhp: jax.Array
     """int32[S, T]."""
     stats: jax.Array
-    """int32[S, T, 5]: stored atk, def, spa, spd, spe."""
+    """int32[S, T, 5]: stored atk, def, spa, spd, spe (Showdown's ``storedStats``: the set's,
+    or after Transform the target's)."""
+    base_stats: jax.Array
+    """int32[S, T, 5]: the set's stats (``baseStoredStats``, what a critical hit uses)."""
+    spe_core: jax.Array
+    """int32[S, T]: the set's Speed IV & 30 plus EV / 4 (Transform's ``setSpecies`` computes a
+    Speed from them with the target's base Speed)."""
     moves: jax.Array
-    """int32[S, T, M]: move ids (0 = empty slot)."""
+    """int32[S, T, M]: move ids (0 = empty slot): Showdown's ``moveSlots``, which Mimic changes
+    until the Pokémon leaves the field."""
     maxpp: jax.Array
     """int32[S, T, M]."""
+    base_moves: jax.Array
+    """int32[S, T, M]: the set's moves (``baseMoveSlots``), restored on switching out."""
+    base_maxpp: jax.Array
+    """int32[S, T, M]."""
+    base_pp: jax.Array
+    """int32[S, T, M]: the set's PP left (the same as ``pp`` except while transformed, whose
+    copied moves have their own PP)."""
+    transformed: jax.Array
+    """bool[S, T]: Showdown's ``pokemon.transformed``."""
+    form: jax.Array
+    """int32[S, T]: the current species (``pokemon.species``): the set's, or after Transform
+    the target's current one."""
     # -- per-Pokémon battle state -----------------------------------------------------------
     hp: jax.Array
     """int32[S, T]: current HP (0 once fainted)."""
@@ -78,8 +102,11 @@ class BattleState:
     status: jax.Array
     """int32[S, T]: index into ``STATUSES``."""
     status_turns: jax.Array
-    """int32[S, T]: the status counter (sleep turns left; Toxic stage). Neither sleep nor Toxic
-    is modelled yet: always 0."""
+    """int32[S, T]: the status counter: Showdown's ``statusState.time`` (sleep: the moves left
+    to lose; 0 for the other statuses). Toxic is not modelled yet."""
+    status_self: jax.Array
+    """bool[S, T]: the status was set by the Pokémon itself (``statusState.source`` is an ally:
+    Rest), which the Sleep Clause Mod does not count."""
     boosts: jax.Array
     """int32[S, T, 7]: stat stages in ``BOOSTS`` order, -6..6."""
     mod_stats: jax.Array
@@ -88,6 +115,13 @@ class BattleState:
     """int32[S, T]: Showdown's cached ``pokemon.speed``."""
     volatiles: jax.Array
     """uint32[S, T]: volatile conditions as bit flags, bit i = ``VOLATILES[i]``."""
+    confusion_turns: jax.Array
+    """int32[S, T]: the confusion volatile's ``time`` (0 without confusion)."""
+    sub_hp: jax.Array
+    """int32[S, T]: the substitute volatile's ``hp`` (0 without one)."""
+    last_move: jax.Array
+    """int32[S, T]: ``pokemon.lastMove``, the last move it used (0: none since it came in, or
+    since sleep or freeze stopped it), which the foe's Mirror Move copies."""
     pp: jax.Array
     """int32[S, T, M]: PP left."""
     # -- per side ---------------------------------------------------------------------------
@@ -99,7 +133,19 @@ class BattleState:
     """int32[S]: ``side.lastSelectedMoveSlot`` (the slot PP is deducted from)."""
     request: jax.Array
     """int32[S]: ``REQ_*``: what the side must choose for the next step."""
+    last_selected: jax.Array
+    """int32[S]: ``side.lastSelectedMove``: the id of the move the side last selected (kept
+    across switches; ``NO_MOVE`` before any), which an asleep or frozen Pokémon's Fight button
+    and a recharge turn run."""
+    last_enemy_selected: jax.Array
+    """int32[S]: ``side.lastEnemySelectedMove``: the move in the selected slot as the foe saw
+    it (``NO_MOVE`` before any; Counter fails against a shown Counter)."""
+    last_used: jax.Array
+    """int32[S]: ``side.lastEnemyMove``: the last move the side's active Pokémon got to use
+    (0 before any; Counter needs a Normal or Fighting damaging one)."""
     # -- battle -----------------------------------------------------------------------------
+    last_damage: jax.Array
+    """int32: Showdown's Gen 1 ``battle.lastDamage`` (what Counter doubles)."""
     turn: jax.Array
     """int32: Showdown's ``battle.turn``."""
     winner: jax.Array
@@ -134,6 +180,9 @@ def _team_arrays(team: dict[str, jax.Array], data: Gen1Data) -> dict[str, jax.Ar
         "base_spe": jnp.asarray(data.base_stats)[species, 5],
         "maxhp": jnp.where(present, stats[..., 0], 0),
         "stats": jnp.where(present[..., None], stats[..., 1:], 0),
+        "base_stats": jnp.where(present[..., None], stats[..., 1:], 0),
+        "spe_core": (jnp.asarray(team["ivs"], jnp.int32)[..., 5] & 30)
+        + jnp.asarray(team["evs"], jnp.int32)[..., 5] // 4,
         "moves": moves,
         "maxpp": jnp.where(moves > 0, max_pp(base_pp), 0),
     }
@@ -156,19 +205,32 @@ def init_state(teams: Sequence[dict[str, Any]] | dict[str, Any], seed: Sequence[
     present = team["present"]
     return BattleState(
         **team,
+        base_moves=team["moves"],
+        base_maxpp=team["maxpp"],
+        base_pp=team["maxpp"],
+        transformed=jnp.zeros((2, 6), bool),
+        form=team["species"],
         hp=team["maxhp"],
         fainted=jnp.zeros((2, 6), bool),
         status=jnp.zeros((2, 6), jnp.int32),
         status_turns=jnp.zeros((2, 6), jnp.int32),
+        status_self=jnp.zeros((2, 6), bool),
         boosts=jnp.zeros((2, 6, 7), jnp.int32),
         mod_stats=team["stats"],
         speed=team["stats"][..., 4],
         volatiles=jnp.zeros((2, 6), jnp.uint32),
+        confusion_turns=jnp.zeros((2, 6), jnp.int32),
+        sub_hp=jnp.zeros((2, 6), jnp.int32),
+        last_move=jnp.zeros((2, 6), jnp.int32),
         pp=team["maxpp"],
         party=jnp.tile(jnp.arange(6, dtype=jnp.int32), (2, 1)),
         pokemon_left=present.sum(axis=1).astype(jnp.int32),
         last_slot=jnp.zeros(2, jnp.int32),
         request=jnp.zeros(2, jnp.int32),
+        last_selected=jnp.full(2, NO_MOVE, jnp.int32),
+        last_enemy_selected=jnp.full(2, NO_MOVE, jnp.int32),
+        last_used=jnp.zeros(2, jnp.int32),
+        last_damage=jnp.int32(0),
         turn=jnp.int32(0),
         winner=jnp.int32(NO_WINNER),
         rng=rng,
@@ -192,9 +254,14 @@ def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
     base = init_state(teams, rng, data)
     fields = {k: np.array(getattr(base, k)) for k in (
         "hp", "fainted", "status", "status_turns", "boosts", "mod_stats", "speed", "pp",
-        "party", "pokemon_left", "request", "volatiles")}
+        "party", "pokemon_left", "request", "volatiles", "confusion_turns", "sub_hp", "last_move",
+        "status_self",
+        "moves", "maxpp", "stats", "types", "transformed", "base_pp", "form", "last_slot",
+        "last_selected")}
     for s, side in enumerate(report["sides"]):
         fields["pokemon_left"][s] = side["pokemon_left"]
+        fields["last_slot"][s] = side["last_selected_move_slot"] or 0
+        fields["last_selected"][s] = data.move_index.get(side["last_selected_move"], NO_MOVE)
         fields["request"][s] = _REQUEST_KINDS[(side["request"] or {}).get("kind")]
         for pos, p in enumerate(side["pokemon"]):
             t = p["team_index"]
@@ -202,16 +269,35 @@ def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
             fields["hp"][s, t] = p["hp"]
             fields["fainted"][s, t] = p["fainted"]
             fields["status"][s, t] = STATUSES.index(p["status"]) if p["status"] != "fnt" else 0
-            fields["status_turns"][s, t] = (p["status_state"] or {}).get("time", 0)
+            status_state = p["status_state"] or {}
+            fields["status_turns"][s, t] = status_state.get("time", 0)
+            # the Sleep Clause Mod's ``statusState.source.isAlly(pokemon)``
+            fields["status_self"][s, t] = str(status_state.get("source")).startswith(
+                f"{side['id']}:")
             fields["boosts"][s, t] = [p["boosts"][b] for b in BOOSTS]
             if p["modified_stats"]:
                 fields["mod_stats"][s, t] = [p["modified_stats"][k]
                                              for k in ("atk", "def", "spa", "spd", "spe")]
             fields["speed"][s, t] = p.get("speed", fields["mod_stats"][s, t, 4])
             fields["pp"][s, t, :len(p["moves"])] = [m["pp"] for m in p["moves"]]
+            fields["moves"][s, t, :len(p["moves"])] = [data.move_index[m["id"]]
+                                                       for m in p["moves"]]
+            fields["maxpp"][s, t, :len(p["moves"])] = [m["maxpp"] for m in p["moves"]]
+            fields["last_move"][s, t] = data.move_index.get(p["last_move"], 0)
+            fields["stats"][s, t] = [p["stored_stats"][k] for k in ("atk", "def", "spa", "spd",
+                                                                   "spe")]
+            fields["types"][s, t] = [data.type_index[x] for x in p["types"]] + [0] * (
+                2 - len(p["types"]))
+            fields["transformed"][s, t] = p["transformed"]
+            fields["form"][s, t] = data.species_index[p["species"]]
+            if not p["transformed"]:
+                fields["base_pp"][s, t] = fields["pp"][s, t]
             fields["volatiles"][s, t] = sum(1 << VOLATILES.index(v) for v in p["volatiles"])
+            fields["confusion_turns"][s, t] = (p["volatiles"].get("confusion") or {}).get("time", 0)
+            fields["sub_hp"][s, t] = (p["volatiles"].get("substitute") or {}).get("hp", 0)
     return base.replace(
         **{k: jnp.asarray(v) for k, v in fields.items()},
+        last_damage=jnp.int32(report["last_damage"]),
         turn=jnp.int32(report["turn"]),
         winner=jnp.int32(_winner(report)),
         rng_calls=jnp.int32(rng_calls),
@@ -222,6 +308,11 @@ def _winner(report: dict[str, Any]) -> int:
     if not report["ended"]:
         return NO_WINNER
     return {"p1": P1, "p2": P2}.get(report["winner"], TIE)
+
+
+def select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
+    """``new`` where ``when``, else ``old`` (field by field)."""
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
 
 
 # -- the battle's PRNG stream -------------------------------------------------------------------

@@ -13,6 +13,12 @@ the battle to the next request, drawing from the PRNG exactly where Showdown doe
   (``insertChoice``).
 * **Gen 1 faint rule**: a faint clears the queue (the rest of the turn, residual included);
   the turn ends after the replacements come in.
+* **Gen 1 choices** (``side.commitChoices``): a chosen move becomes the side's
+  ``lastSelectedMove``, which the action runs; a Pokémon locked into a move (recharge, a
+  charged two-turn move) or, asleep or frozen, offered only the Fight button runs the side's
+  previous selection, whose priority orders the action.
+* **Residual**: flinch (a one-turn volatile) ends; a switch-in makes every active Pokémon
+  forget its last move (``runSwitch``).
 
 Actions (``NUM_ACTIONS`` = 9): 0-3 use the move in slot 0-3 (``move 1``-``move 4``), 4-8
 switch to party position 1-5 (``switch 2``-``switch 6``).
@@ -23,18 +29,16 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import (NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE, REQ_SWITCH,
-                                   STATUSES, TIE, BattleState, draw)
+                                   STATUSES, TIE, BattleState, draw, select)
 
 NUM_ACTIONS = 9
+_SPECIES_TYPES = jnp.asarray(gen1().species_types)
 FIRST_SWITCH = 4
 _ORDER_SWITCH, _ORDER_MOVE = 103, 200
-
-
-def _select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
-    return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
 
 
 def legal_actions(state: BattleState) -> jax.Array:
@@ -44,12 +48,20 @@ def legal_actions(state: BattleState) -> jax.Array:
     can_switch = (state.present[sides, team] & ~state.fainted[sides, team]).at[:, 0].set(False)
     usable = mv.usable_moves(state, jnp.arange(2))
     usable = usable.at[:, 0].set(usable[:, 0] | ~jnp.any(usable, axis=1))  # Struggle
-    locked = mv.recharging(state, jnp.arange(2))[:, None]  # Recharge only, no switch
-    usable = jnp.where(locked, jnp.arange(4) == 0, usable)
+    locked = mv.locked(state, jnp.arange(2))[:, None]  # one move, no switch
+    # Gen 1: asleep or frozen, the only move is Fight (``move 1``), switching stays open
+    usable = jnp.where(locked | fight_only(state)[:, None], jnp.arange(4) == 0, usable)
     can_switch = can_switch & ~locked
     move_req = (state.request == REQ_MOVE)[:, None]
     any_req = (state.request != REQ_NONE)[:, None]
     return jnp.concatenate([usable & move_req, can_switch[:, 1:] & any_req], axis=1)
+
+
+def fight_only(state: BattleState) -> jax.Array:
+    """bool[2]: the side's active Pokémon is asleep or frozen, so its move request offers only
+    Gen 1's Fight button (``move 1``), which leaves the selected move slot alone."""
+    status = state.status[jnp.arange(2), state.party[:, 0]]
+    return (status == cond.SLP) | (status == cond.FRZ)
 
 
 def _update_speed(state: BattleState) -> BattleState:
@@ -73,14 +85,25 @@ def _event_tie(state: BattleState, when: jax.Array = True) -> BattleState:
 
 
 def clear_volatile(state: BattleState, side: jax.Array, t: jax.Array) -> BattleState:
-    """``pokemon.clearVolatile``: boosts and volatiles go, and ``setSpecies`` recomputes the
-    modified stats, with the paralysis and burn drops again (the cached speed becomes the
-    stored Speed)."""
-    stats = state.stats[side, t]
-    mod = mv.status_drops(stats, state.status[side, t])
+    """``pokemon.clearVolatile``: boosts, volatiles and the last move go, the set's moves and
+    their PP come back (after Mimic or Transform), and ``setSpecies`` restores the set's stats
+    and types and recomputes the modified stats, with the paralysis and burn drops again (the
+    cached speed becomes the stored Speed)."""
+    stats = state.base_stats[side, t]
+    mod = cond.status_drops(stats, state.status[side, t])
     return state.replace(
         boosts=state.boosts.at[side, t].set(0),
         volatiles=state.volatiles.at[side, t].set(0),
+        confusion_turns=state.confusion_turns.at[side, t].set(0),
+        sub_hp=state.sub_hp.at[side, t].set(0),
+        last_move=state.last_move.at[side, t].set(0),
+        moves=state.moves.at[side, t].set(state.base_moves[side, t]),
+        maxpp=state.maxpp.at[side, t].set(state.base_maxpp[side, t]),
+        pp=state.pp.at[side, t].set(state.base_pp[side, t]),
+        transformed=state.transformed.at[side, t].set(False),
+        form=state.form.at[side, t].set(state.species[side, t]),
+        types=state.types.at[side, t].set(_SPECIES_TYPES[state.species[side, t]]),
+        stats=state.stats.at[side, t].set(stats),
         mod_stats=state.mod_stats.at[side, t].set(mod),
         speed=state.speed.at[side, t].set(stats[4]),
     )
@@ -90,9 +113,11 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     """``actions.switchIn`` of party position ``pos`` plus its ``runSwitch`` bookkeeping."""
     old = state.party[side, 0]
     new = state.party[side, pos]
-    state = _select(state.hp[side, old] > 0, clear_volatile(state, side, old), state)
+    state = select(state.hp[side, old] > 0, clear_volatile(state, side, old), state)
     party = state.party.at[side, 0].set(new).at[side, pos].set(old)
+    # runSwitch (Gen 1-2): every active Pokémon forgets its last move
     return state.replace(
+        last_move=state.last_move.at[jnp.arange(2), party[:, 0]].set(0),
         party=party,
         speed=state.speed.at[side, new].set(state.mod_stats[side, new, 4]),
         last_slot=state.last_slot.at[side].set(0),
@@ -108,7 +133,7 @@ def _faint(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
         hp=state.hp.at[side, t].set(0),
         pokemon_left=state.pokemon_left.at[side].add(-1),
     )
-    return _select(when, fainted, state)
+    return select(when, fainted, state)
 
 
 def _check_win(state: BattleState) -> BattleState:
@@ -127,12 +152,12 @@ def _run_action(state: BattleState, side: jax.Array, action: jax.Array
     def switch(state):
         state = _event_tie(_switch_in(state, side, action - FIRST_SWITCH + 1))
         # runSwitch: a burned or poisoned Pokémon is hurt as it comes in
-        state, fainted = mv.residual_damage(state, side, True)
+        state, fainted = cond.residual_damage(state, side, True)
         state = _check_win(_faint(state, side, fainted))
         return _event_tie(state, ~fainted), fainted
 
     def move(state):
-        state, target_fainted, user_fainted = mv.use_move(state, side, action)
+        state, target_fainted, user_fainted = mv.use_move(state, side)
         state = _faint(state, 1 - side, target_fainted)
         state = _check_win(_faint(state, side, user_fainted))
         fainted = target_fainted | user_fainted
@@ -168,12 +193,21 @@ def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
     sides = jnp.arange(2)
     active = state.party[:, 0]
     is_switch = actions >= FIRST_SWITCH
-    move_ids = state.moves[sides, active, jnp.clip(actions, 0, 3)]
     order = jnp.where(is_switch, _ORDER_SWITCH, _ORDER_MOVE)
-    locked = mv.recharging(state, sides)
-    priority = jnp.where(is_switch | locked, 0, mv.MOVE_PRIORITY[move_ids])
+    # commitChoices: a chosen move becomes the side's selection (Struggle without PP); a locked
+    # move (recharge, a charged two-turn move) and the Fight button keep it (and run it)
+    chosen = ~is_switch & ~mv.locked(state, sides) & ~fight_only(state)
+    struggle = ~jnp.any(mv.usable_moves(state, sides), axis=-1)
+    move_ids = state.moves[sides, active, jnp.clip(actions, 0, 3)]
+    last_slot = jnp.where(chosen & ~struggle, actions, state.last_slot)
+    shown = jnp.where(chosen & struggle, mv.STRUGGLE, state.moves[sides, active, last_slot])
+    state = state.replace(
+        last_selected=jnp.where(chosen, jnp.where(struggle, mv.STRUGGLE, move_ids),
+                                state.last_selected),
+        last_slot=last_slot,
+        last_enemy_selected=jnp.where(is_switch, state.last_enemy_selected, shown))
+    priority = jnp.where(is_switch, 0, mv.MOVE_PRIORITY[state.last_selected])
     speed = state.mod_stats[sides, active, 4]
-    state = state.replace(last_slot=jnp.where(is_switch | locked, state.last_slot, actions))
 
     key = jnp.stack([-order, priority, speed], axis=1)  # larger goes first
     diff = key[0] - key[1]
@@ -188,16 +222,20 @@ def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
         state, halted = carry
         side = jnp.where(k == 0, first, 1 - first)
         after, fainted = _run_action(state, side, actions[side])
-        return _select(halted, state, after), halted | fainted
+        return select(halted, state, after), halted | fainted
 
     state, halted = jax.lax.fori_loop(0, 2, run, (state, jnp.bool_(False)))
 
-    residual = _event_tie(_update_speed(state))
-    state = _select(halted, state, residual)
+    # residual: flinch (a 1-turn volatile) ends, then the Update
+    residual = _update_speed(state)
+    for side in range(2):
+        residual = cond.remove_volatile(residual, side, cond.FLINCH, True)
+    residual = _event_tie(residual)
+    state = select(halted, state, residual)
     active = state.party[:, 0]
     needs_switch = state.fainted[sides, active] & ~state.ended
     request = jnp.where(needs_switch, REQ_SWITCH, REQ_NONE)
-    return _select(halted, state.replace(request=request), _end_turn(state))
+    return select(halted, state.replace(request=request), _end_turn(state))
 
 
 def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
@@ -214,7 +252,7 @@ def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
     second = 1 - first
     pos = actions - FIRST_SWITCH + 1
     state = _switch_in(state, first, pos[first])
-    state = _select(both, _switch_in(state, second, pos[second]), state)
+    state = select(both, _switch_in(state, second, pos[second]), state)
     # the second runSwitch is queued behind the first: a tie is placed by random(0, 2)
     new_speed = state.speed[sides, state.party[:, 0]]
     state, _ = draw(state, both & (new_speed[0] == new_speed[1]), 0, 2)
@@ -238,5 +276,5 @@ def step(state: BattleState, actions: jax.Array) -> BattleState:
     actions = jnp.asarray(actions, jnp.int32)
     moving = state.request[0] == REQ_MOVE
     new = jax.lax.cond(moving, _move_turn, _switch_turn, state, actions)
-    return _select(state.winner == NO_WINNER, new, state)
+    return select(state.winner == NO_WINNER, new, state)
 

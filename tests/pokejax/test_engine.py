@@ -1,13 +1,18 @@
 """L2/L3: the JAX battle engine against Showdown 0.11.11, decision by decision.
 
-Battles between random legal teams whose moves the engine supports (``engine.supported_team``)
-and between the pool teams made only of supported moves, random-vs-random in Showdown (the
-harness's ``play_random``), replayed in the engine with the same seed and choices. At every decision the engine must equal Showdown's report exactly (no
-tolerance): turn, winner, requests and legal choices, party order, HP, fainted/active flags,
-status, boosts, modified and stored stats, volatiles, PP, and the PRNG (number of LCG outputs
-and the last one). Mirror matches (the same team on both sides) make speed ties, and so the
-tie-break draws of the event system, frequent.
+Random-vs-random battles in Showdown (the harness's ``play_random``), replayed in the engine
+with the same seed and choices (``engine.replay_many``: batches of battles under ``vmap``). At
+every decision the engine must equal Showdown's report exactly (no tolerance): turn, winner,
+requests and legal choices, party order, HP, fainted/active flags, status and its counter,
+boosts, modified and stored stats, types, species, volatiles with the confusion counter and the
+substitute's HP, moves, PP, last moves, the sides' selected moves, the last damage, and the
+PRNG (number of LCG outputs and the last one). Teams: ``gen1randombattle`` pool teams (all
+playable), random legal teams of every supported move (``engine.supported_team``), and mirror
+matches of those (the same team on both sides: speed ties, and so the tie-break draws of the
+event system, are frequent).
 """
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -18,7 +23,7 @@ from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.state import from_report, init_state
 
 
-def _battles(showdown, n, seed, mirror):
+def _random_team_battles(showdown, n, seed, mirror):
     rng = np.random.default_rng(seed)
     for _ in range(n):
         packed = [tm.pack(engine.supported_team(rng)) for _ in range(2)]
@@ -26,57 +31,73 @@ def _battles(showdown, n, seed, mirror):
             packed[1] = packed[0]
         words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
         policy = [int(w) for w in rng.integers(0, 1 << 16, 4)]
-        yield showdown.random_battle(words, tuple(packed), policy_seed=policy, callers=True)
+        yield showdown.random_battle(words, tuple(packed), policy_seed=policy)
 
 
-def _agree(showdown, n, seed, mirror):
+def _pool_battles(showdown, n, seed):
+    """Battles between random pairs of pool teams."""
+    pool = team_pool()
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        a, b = (int(k) for k in rng.integers(0, len(pool.moves), 2))
+        words, policy = ([int(w) for w in rng.integers(0, 1 << 16, 4)] for _ in range(2))
+        yield showdown.random_battle(words, (pool.packed(a), pool.packed(b)),
+                                     policy_seed=policy)
+
+
+def _record_while_compiling(battles):
+    """Showdown records the battles (a Node process: the other core) while the engine's batched
+    replay compiles."""
+    with ThreadPoolExecutor(1) as pool:
+        recorded = pool.submit(list, battles)
+        engine.warm_up()
+        return recorded.result()
+
+
+def _agree(trajs):
+    """Every trajectory agrees at every decision; returns the decisions compared."""
     decisions = 0
-    for traj in _battles(showdown, n, seed, mirror):
-        divergence, compared = engine.replay(traj)
+    for traj, (divergence, compared) in zip(trajs, engine.replay_many(trajs)):
         assert divergence is None, f"seed {traj.seed}, teams {traj.teams}\n{divergence}"
         assert traj.winner is not None
         decisions += compared
     return decisions
 
 
+def test_pool_battles_match_showdown(showdown):
+    """500 battles between random pool teams (every pool team is playable)."""
+    trajs = _record_while_compiling(_pool_battles(showdown, 500, 1))
+    assert len({t for traj in trajs for t in traj.teams}) > 900
+    assert _agree(trajs) > 25000
+
+
 @pytest.mark.parametrize("mirror", [False, True], ids=["random", "mirror"])
-def test_battles_match_showdown_every_decision(showdown, mirror):
-    assert _agree(showdown, 10, 100 + mirror, mirror) > 400
+def test_random_team_battles_match_showdown(showdown, mirror):
+    assert _agree(list(_random_team_battles(showdown, 32, 100 + mirror, mirror))) > 1500
+
+
+@pytest.mark.slow
+def test_many_pool_battles_match_showdown(showdown):
+    """10,000 pool battles, recorded and replayed 500 at a time."""
+    decisions = 0
+    battles = _pool_battles(showdown, 10000, 2)
+    for _ in range(20):
+        decisions += _agree([next(battles) for _ in range(500)])
+    assert decisions > 500000
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mirror", [False, True], ids=["random", "mirror"])
-def test_many_battles_match_showdown(showdown, mirror):
-    assert _agree(showdown, 200, 200 + mirror, mirror) > 10000
-
-
-def test_pool_teams_of_supported_moves_match_showdown(showdown):
-    """Battles between the ``gen1randombattle`` pool teams whose moves are all supported."""
-    pool = team_pool()
-    supported = np.zeros(len(gen1().move_names), bool)
-    supported[[0] + [gen1().move_index[m] for m in moves.SUPPORTED]] = True
-    candidates = np.flatnonzero(supported[pool.moves].all(axis=(1, 2)))
-    assert len(candidates) >= 10
-    rng = np.random.default_rng(9)
-    decisions = 0
-    for _ in range(10):
-        a, b = rng.choice(candidates, 2)
-        words, policy = ([int(w) for w in rng.integers(0, 1 << 16, 4)] for _ in range(2))
-        traj = showdown.random_battle(words, (pool.packed(a), pool.packed(b)),
-                                      policy_seed=policy, callers=True)
-        divergence, compared = engine.replay(traj)
-        assert divergence is None, f"teams {a}, {b}, seed {words}\n{divergence}"
-        decisions += compared
-    assert decisions > 200
+def test_many_random_team_battles_match_showdown(showdown, mirror):
+    assert _agree(list(_random_team_battles(showdown, 500, 200 + mirror, mirror))) > 25000
 
 
 def test_state_injection_from_reports(showdown):
     """From every report of a few battles, injected with ``from_report`` (the PRNG state is
     the seed advanced by every output drawn so far), one decision gives Showdown's next
     report."""
-    _, step, _ = engine.jitted()
-    compared = 0
-    for traj in _battles(showdown, 3, 7, mirror=True):
+    cases = []
+    for traj in _random_team_battles(showdown, 3, 7, mirror=True):
         arrays = [tm.to_arrays(tm.parse(t)) for t in traj.teams]
         rng, calls, last = init_state(arrays, traj.seed).rng, 0, None
         for k, report in enumerate([traj.initial] + traj.reports[:-1]):
@@ -86,22 +107,21 @@ def test_state_injection_from_reports(showdown):
             state = from_report(report, arrays, rng, calls)
             assert engine.compare(state, report, calls, last) == []
             nxt, choices = traj.reports[k], traj.choices[k]
-            actions = [engine.choice_to_action(choices[s]) if s in choices else 0
-                       for s in ("p1", "p2")]
-            state = step(state, np.asarray(actions, np.int32))
             n_calls = calls + sum(len(c["raw"]) for c in nxt["rng"])
             n_last = next((c["raw"][-1] for c in reversed(nxt["rng"]) if c["raw"]), last)
-            assert engine.compare(state, nxt, n_calls, n_last) == [], (k, choices)
-            compared += 1
-    assert compared > 100
+            cases.append((state, engine._actions(choices), nxt, n_calls, n_last, k))
+    stepped = engine.step_many([c[0] for c in cases], np.asarray([c[1] for c in cases]))
+    for (_, actions, nxt, n_calls, n_last, k), (state, legal) in zip(cases, stepped):
+        assert engine.compare(state, nxt, n_calls, n_last, legal) == [], (k, actions)
+    assert len(cases) > 100
 
 
 def test_legal_actions_follow_the_request():
     """Move requests offer moves with PP (or Struggle) and living benched Pokémon; switch
-    requests only the Pokémon."""
+    requests only the Pokémon; asleep or frozen, only Fight (``move 1``) and the switches."""
     rng = np.random.default_rng(0)
     arrays = [tm.to_arrays(engine.supported_team(rng, 3)) for _ in range(2)]
-    state = engine.jitted()[0](init_state(arrays, (1, 2, 3, 4)))
+    state = turn.start(init_state(arrays, (1, 2, 3, 4)))
     legal = np.asarray(turn.legal_actions(state))
     n_moves = [(arrays[s]["moves"][0] > 0).sum() for s in range(2)]
     for s in range(2):
@@ -109,9 +129,19 @@ def test_legal_actions_follow_the_request():
         assert legal[s, 4:].tolist() == [True, True, False, False, False]
     empty = state.replace(pp=state.pp.at[0].set(0))
     assert np.asarray(turn.legal_actions(empty))[0, :4].tolist() == [True, False, False, False]
+    asleep = state.replace(status=state.status.at[1, 0].set(5))
+    assert np.asarray(turn.legal_actions(asleep))[1].tolist() == [True, False, False, False,
+                                                                   True, True, False, False,
+                                                                   False]
 
 
 def test_unsupported_moves_are_named():
-    with pytest.raises(ValueError, match="blizzard"):
-        moves.check_supported(["tackle", "bodyslam", "blizzard"])
+    with pytest.raises(ValueError, match="metronome"):
+        moves.check_supported(["tackle", "bodyslam", "metronome"])
     assert all(m in gen1().move_index for m in moves.SUPPORTED)
+
+
+def test_the_whole_pool_is_supported():
+    pool = team_pool()
+    names = gen1().move_names
+    moves.check_supported(names[m] for m in np.unique(pool.moves))

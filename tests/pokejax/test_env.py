@@ -1,17 +1,19 @@
-"""The PokeJAX env: the jaxenvs/gymnax contract, parameter checks, and that an episode is the
-Showdown battle its reset seed and teams define (the opponent's choices read back from the
-engine state are replayed in Showdown and must give the same winner and decision count)."""
+"""The PokeJAX envs: the jaxenvs/gymnax contract, parameter checks, that an episode (one
+player against the random or the greedy opponent, or self-play) is the Showdown battle its
+reset seed and teams define (the choices ``info`` reports, replayed in Showdown, agree with the
+engine at every decision: ``engine.replay``), and that the greedy opponent picks the obvious
+move in constructed positions."""
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.pokejax import engine
+from jaxenvs.pokejax import engine, moves, opponents
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax.data import team_pool
-from jaxenvs.pokejax.env import PokeJAX, supported_pool
+from jaxenvs.pokejax.data import gen1
+from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P, supported_pool
+from jaxenvs.pokejax.state import REQ_SWITCH
 
 
 @pytest.fixture(scope="module")
@@ -27,31 +29,49 @@ def test_api_contract(env_params):
     assert report.episodes_ended > 0
 
 
+@pytest.mark.slow  # ~4 min on 2 cores
+def test_api_contract_2p(env_params):
+    _, params = env_params
+    report = jaxenvs.api_test(PokeJAX2P(), params)
+    assert report.episodes_ended > 0
+
+
 def test_params_are_checked(env_params):
     env, params = env_params
-    pool = team_pool()
-    bad = {k: jnp.asarray(getattr(pool, k)[:4]) for k in ("species", "moves", "level", "evs",
-                                                         "ivs")}
-    with pytest.raises(ValueError, match="not supported"):
-        env.check_params(params.replace(teams=bad))
+    missing = sorted(set(gen1().move_names[1:]) - moves.SUPPORTED)
+    if missing:  # a team with a move the engine does not support yet
+        bad = {**params.teams, "moves": params.teams["moves"].at[0, 0, 0].set(
+            gen1().move_index[missing[0]])}
+        with pytest.raises(ValueError, match="not supported"):
+            env.check_params(params.replace(teams=bad))
     with pytest.raises(ValueError, match="max_steps_in_episode"):
         env.check_params(params.replace(max_steps_in_episode=0))
+    with pytest.raises(ValueError, match="opponent"):
+        env.check_params(params.replace(opponent=2))
 
 
-def test_episode_is_the_showdown_battle(env_params, showdown):
-    """Episodes with random agent actions, replayed in Showdown with the seed and teams reset
-    drew and the decisions ``info`` reports, agree with the engine at every decision."""
-    env, params = env_params
-    reset, step = jax.jit(env.reset_env), jax.jit(env.step_env)
+def _battle_inputs(key, params):
+    """The seed and packed teams of the battle ``reset_env(key, params)`` starts."""
     pool = _Pool({k: np.asarray(v) for k, v in params.teams.items()})
+    k_teams, k_seed = jax.random.split(key)  # what new_episode draws
+    pick = np.asarray(jax.random.randint(k_teams, (2,), 0, len(pool.species)))
+    seed = [int(w) for w in np.asarray(jax.random.randint(k_seed, (4,), 0, 1 << 16))]
+    return seed, tuple(tm.pack(tm.from_arrays(pool, int(i))) for i in pick)
+
+
+@pytest.mark.parametrize("opponent", opponents.POLICIES)
+def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
+    """Episodes with random agent actions against each opponent policy, replayed in Showdown
+    with the seed and teams reset drew and the decisions ``info`` reports, agree with the
+    engine at every decision."""
+    env, params = env_params
+    params = params.replace(opponent=opponents.POLICIES.index(opponent))
+    reset, step = _jitted(env)
     rng = np.random.default_rng(3)
-    for episode in range(3):
+    for episode in range(2):
         key = jax.random.key(episode)
         obs, state = reset(key, params)
-        k_teams, k_seed = jax.random.split(key)  # what reset_env draws
-        pick = np.asarray(jax.random.randint(k_teams, (2,), 0, len(pool.species)))
-        seed = [int(w) for w in np.asarray(jax.random.randint(k_seed, (4,), 0, 1 << 16))]
-        packed = tuple(tm.pack(tm.from_arrays(pool, int(i))) for i in pick)
+        seed, packed = _battle_inputs(key, params)
         choices = []
         while not bool(state.battle.ended):
             action = int(rng.choice(np.flatnonzero(np.asarray(obs["action_mask"]))))
@@ -69,6 +89,91 @@ def test_episode_is_the_showdown_battle(env_params, showdown):
         divergence, _ = engine.replay(traj)
         assert divergence is None, str(divergence)
         assert float(reward) == {"p1": 1.0, "p2": -1.0}.get(traj.winner, 0.0)
+
+
+def test_2p_episode_is_the_showdown_battle(env_params, showdown):
+    """Self-play episodes with random actions for both players (a waiting player's action
+    ignored) replayed in Showdown agree with the engine at every decision; the rewards are
+    the winner's +1 and the loser's -1."""
+    _, params = env_params
+    env = PokeJAX2P()
+    reset, step = _jitted(env)
+    rng = np.random.default_rng(4)
+    for episode in range(2):
+        key = jax.random.key(10 + episode)
+        obs, state = reset(key, params)
+        seed, packed = _battle_inputs(key, params)
+        choices = []
+        while not bool(state.battle.ended):
+            mask = np.asarray(obs["action_mask"])
+            waiting = [int(state.battle.request[k]) == 0 for k in range(2)]
+            action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+            obs, state, reward, done, info = step(jax.random.key(0), state, action, params)
+            assert not np.asarray(info["illegal_action"]).any()
+            choices.append({p: engine.action_to_choice(int(a))
+                            for p, a, w in zip(("p1", "p2"), action, waiting) if not w})
+        traj = showdown.replay(seed, packed, choices)
+        divergence, _ = engine.replay(traj)
+        assert divergence is None, str(divergence)
+        expected = {"p1": [1.0, -1.0], "p2": [-1.0, 1.0]}.get(traj.winner, [0.0, 0.0])
+        np.testing.assert_array_equal(info["rewards"], expected)
+        assert float(reward) == expected[0]
+
+
+_compiled = {}
+
+
+def _jitted(env):
+    """(reset_env, step_env) of ``env``'s class, compiled once per module."""
+    name = type(env).__name__
+    if name not in _compiled:
+        _compiled[name] = jax.jit(env.reset_env), jax.jit(env.step_env)
+    return _compiled[name]
+
+
+def _position(attacker, defender, move_ids):
+    """A battle at turn 1 between a lone level-100 p1 ``defender`` and a level-100 p2
+    ``attacker`` with ``move_ids`` (plus a second p2 Pokémon to switch to)."""
+    p1 = [tm.PokemonSet(defender, ("tackle",))]
+    p2 = [tm.PokemonSet(attacker, tuple(move_ids)), tm.PokemonSet("rattata", ("tackle",))]
+    return engine.initial_state([5, 6, 7, 8], [tm.pack(p1), tm.pack(p2)])
+
+
+_greedy = jax.jit(opponents.greedy)
+
+
+def _greedy_choice(state):
+    legal = engine.jitted()[2](state)[1]
+    return int(_greedy(jax.random.key(0), state, 1, legal))
+
+
+@pytest.mark.parametrize("attacker, defender, move_ids, best, why", [
+    ("poliwrath", "arcanine", ("tackle", "surf", "growl", "thunderwave"), 1,
+     "STAB, super effective"),
+    ("snorlax", "gengar", ("hyperbeam", "thundershock"), 1, "Normal does not touch Ghost"),
+    ("chansey", "cloyster", ("tackle", "seismictoss"), 1, "fixed damage = level 100"),
+    ("pidgeot", "onix", ("gust", "quickattack", "sandattack", "swift"), 3, "resisted alike, "
+     "Swift stronger"),
+    ("jolteon", "golem", ("thunderbolt", "tackle"), 1, "Ground is immune to Electric"),
+])
+def test_greedy_picks_the_obvious_move(attacker, defender, move_ids, best, why):
+    assert _greedy_choice(_position(attacker, defender, move_ids)) == best, why
+
+
+def test_greedy_prefers_the_sure_ko_and_switches_only_when_forced():
+    # the defender at 5 HP: both moves knock it out, so the accurate one is expected to do more
+    state = _position("blastoise", "charizard", ("hydropump", "watergun"))
+    target = int(state.party[0, 0])
+    state = state.replace(hp=state.hp.at[0, target].set(5))
+    assert _greedy_choice(state) == 1
+    # status moves only: still a move, never a switch
+    assert _greedy_choice(_position("jigglypuff", "charizard", ("growl", "thunderwave"))) == 0
+    # forced to switch: the only switch there is
+    state = _position("blastoise", "charizard", ("watergun",))
+    fainted = state.replace(fainted=state.fainted.at[1, 0].set(True),
+                            hp=state.hp.at[1, 0].set(0),
+                            request=state.request.at[1].set(REQ_SWITCH).at[0].set(0))
+    assert _greedy_choice(fainted) == 4
 
 
 class _Pool:

@@ -1,6 +1,8 @@
 """The Pokémon Showdown reference (pinned npm package, Node harness) and its Python driver.
 
-Install once: ``npm ci --prefix jaxenvs/pokejax/reference``. See ``driver.py``.
+Install once: ``npm ci --prefix jaxenvs/pokejax/reference``. See ``driver.py``; ``battles``
+holds the standard random battles, ``bench_rows`` puts Showdown's speed beside the envs in
+``jaxenvs bench``.
 """
 
 from jaxenvs.pokejax.reference.driver import (REFERENCE_DIR, ReferenceUnavailable, ShowdownError,
@@ -8,3 +10,5 @@ from jaxenvs.pokejax.reference.driver import (REFERENCE_DIR, ReferenceUnavailabl
 
 __all__ = ["REFERENCE_DIR", "ReferenceUnavailable", "ShowdownError", "ShowdownProcess",
            "Trajectory", "reference_problem"]
+
+from jaxenvs.pokejax.reference import bench_rows  # noqa: E402,F401  (registers the bench rows)

@@ -1,0 +1,229 @@
+"""Statuses and volatile conditions: Showdown's gen1 ``conditions.js`` and the clauses.
+
+Each function acts on ``side``'s active Pokémon and draws from the battle's PRNG exactly where
+Showdown does, only ``when`` asked:
+
+* ``set_status`` (``pokemon.setStatus``): the ``SetStatus`` event sorts its two equal handlers,
+  the Sleep Clause Mod and the Freeze Clause Mod, with one ``random(0, 2)``; either clause may
+  then refuse (a foe may not put a second Pokémon of a side to sleep, or freeze a second one);
+  sleep's ``onStart`` draws its length, ``random(1, 8)``; paralysis and a burn cut the modified
+  Speed / Attack.
+* ``before_move``: the ``BeforeMove`` handlers in Showdown's priority order, each stopping the
+  move: freeze (12; never thaws by itself in Gen 1), sleep (10; the counter drops, and the turn
+  is lost even on waking; both clear the last move), flinch (8), recharge (7; it ends),
+  confusion (3; the counter drops, confusion ends at 0, otherwise ``randomChance(128, 256)``
+  not to hit itself with a typeless 40-power physical hit, ``self_damage``), full paralysis
+  (2; ``randomChance(63, 256)``); the self-hit and full paralysis also drop a charged two-turn
+  move.
+* ``self_damage`` (Gen 1's ``directDamage`` for confusion and a Jump Kick crash: behind a
+  substitute, the foe's substitute takes it) and ``hit_substitute``.
+* ``after_move_self`` (``AfterMoveSelf``): a sleeper whose counter ran out wakes (3); burn and
+  poison hurt (2).
+* ``add_confusion`` (its ``onStart``: ``random(2, 6)`` moves), ``add_flinch`` (its ``onStart``
+  cancels a pending recharge; it lasts to the end of the turn).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxenvs.pokejax.data import gen1
+from jaxenvs.pokejax.state import STATUSES, VOLATILES, BattleState, chance, draw
+
+BRN, FRZ, PAR, PSN, SLP = (STATUSES.index(s) for s in ("brn", "frz", "par", "psn", "slp"))
+(REFLECT, LIGHT_SCREEN, FOCUS_ENERGY, MUST_RECHARGE, CONFUSION, FLINCH, SUBSTITUTE,
+ TWO_TURN_MOVE) = (1 << VOLATILES.index(v) for v in VOLATILES)
+#: Showdown's gen1 type chart makes Poison types immune to poison (``psn: 3``), no other type
+#: to any status.
+_POISON = gen1().type_index["Poison"]
+#: Gen 1's full-paralysis chance, ``randomChance(63, 256)`` before each move.
+FULL_PARALYSIS = 63
+#: Sleep lasts ``random(1, 8)`` moves; confusion ``random(2, 6)``.
+SLEEP_TURNS, CONFUSION_TURNS = (1, 8), (2, 6)
+
+
+def _set(array: jax.Array, index, value, when) -> jax.Array:
+    """``array.at[index].set(value)`` only ``when``."""
+    return array.at[index].set(jnp.where(when, value, array[index]))
+
+
+def has(state: BattleState, side: jax.Array, volatile: int) -> jax.Array:
+    """``side``'s active Pokémon has the ``volatile`` bit."""
+    return (state.volatiles[side, state.party[side, 0]] & jnp.uint32(volatile)) > 0
+
+
+def add_volatile(state: BattleState, side: jax.Array, volatile: int, when: jax.Array
+                 ) -> BattleState:
+    t = state.party[side, 0]
+    v = state.volatiles[side, t]
+    return state.replace(volatiles=_set(state.volatiles, (side, t), v | jnp.uint32(volatile),
+                                        when))
+
+
+def remove_volatile(state: BattleState, side: jax.Array, volatile: int, when: jax.Array
+                    ) -> BattleState:
+    t = state.party[side, 0]
+    v = state.volatiles[side, t]
+    return state.replace(volatiles=_set(state.volatiles, (side, t), v & ~jnp.uint32(volatile),
+                                        when))
+
+
+def status_drops(stats: jax.Array, status: jax.Array, when: jax.Array = True) -> jax.Array:
+    """int[5] modified stats after the paralysis (Speed / 4) or burn (Attack / 2) drop."""
+    par = when & (status == PAR)
+    brn = when & (status == BRN)
+    return stats.at[4].set(jnp.where(par, jnp.maximum(stats[4] // 4, 1), stats[4])).at[0].set(
+        jnp.where(brn, jnp.maximum(stats[0] // 2, 1), stats[0]))
+
+
+def reapply_status_drops(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``side``'s active Pokémon's status drop on its modified stats: paralysis quarters Speed,
+    a burn halves Attack (at least 1). Gen 1 applies it when the status is set, and again (a
+    cartridge bug) to the foe's active Pokémon whenever a move changes a stat stage."""
+    t = state.party[side, 0]
+    return state.replace(mod_stats=state.mod_stats.at[side, t].set(
+        status_drops(state.mod_stats[side, t], state.status[side, t], when)))
+
+
+def set_status(state: BattleState, side: jax.Array, status: jax.Array, when: jax.Array,
+               by_self: jax.Array = False, override: jax.Array = False
+               ) -> tuple[BattleState, jax.Array]:
+    """``pokemon.setStatus`` on ``side``'s active Pokémon: only a standing one, without a
+    status (or, with ``override``, without this one) and not immune (Poison types to poison);
+    the clauses apply to a status from the foe (not ``by_self``). Sleep draws its length. Then
+    the paralysis / burn drop. Returns (state, the status was set)."""
+    t = state.party[side, 0]
+    current = state.status[side, t]
+    immune = (status == PSN) & jnp.any(state.types[side, t] == _POISON)
+    free = jnp.where(override, current != status, current == 0)
+    ok = when & (status > 0) & (state.hp[side, t] > 0) & free & ~immune
+    state, _ = draw(state, ok, 0, 2)
+    team = state.status[side]
+    standing = ~state.fainted[side]
+    asleep_by_foe = (team == SLP) & (state.hp[side] > 0) & ~state.status_self[side]
+    clause = ~by_self & (((status == SLP) & jnp.any(asleep_by_foe))
+                         | ((status == FRZ) & jnp.any((team == FRZ) & standing)))
+    ok = ok & ~clause
+    state, turns = draw(state, ok & (status == SLP), *SLEEP_TURNS)
+    state = state.replace(
+        status=_set(state.status, (side, t), status, ok),
+        status_turns=_set(state.status_turns, (side, t), jnp.where(status == SLP, turns, 0), ok),
+        status_self=_set(state.status_self, (side, t), by_self, ok))
+    return reapply_status_drops(state, side, ok), ok
+
+
+def cure_status(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``pokemon.cureStatus`` (no event, no draw)."""
+    t = state.party[side, 0]
+    when = when & (state.hp[side, t] > 0)
+    return state.replace(status=_set(state.status, (side, t), 0, when),
+                         status_turns=_set(state.status_turns, (side, t), 0, when),
+                         status_self=_set(state.status_self, (side, t), False, when))
+
+
+def add_confusion(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``addVolatile('confusion')``: a standing Pokémon not already confused becomes confused
+    for ``random(2, 6)`` moves."""
+    t = state.party[side, 0]
+    ok = when & (state.hp[side, t] > 0) & ~has(state, side, CONFUSION)
+    state, turns = draw(state, ok, *CONFUSION_TURNS)
+    state = add_volatile(state, side, CONFUSION, ok)
+    return state.replace(confusion_turns=_set(state.confusion_turns, (side, t), turns, ok))
+
+
+def add_flinch(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``addVolatile('flinch')``: its ``onStart`` removes a pending recharge."""
+    t = state.party[side, 0]
+    ok = when & (state.hp[side, t] > 0) & ~has(state, side, FLINCH)
+    state = remove_volatile(state, side, MUST_RECHARGE, ok)
+    return add_volatile(state, side, FLINCH, ok)
+
+
+def confusion_damage(level: jax.Array, attack: jax.Array, defense: jax.Array) -> jax.Array:
+    """The confusion self-hit: ``floor(floor((floor(2L / 5) + 2) * atk * 40 / def) / 50) + 2``
+    with the modified Attack and Defense (no crit, roll, STAB or type)."""
+    return ((2 * level // 5 + 2) * attack * 40 // defense) // 50 + 2
+
+
+def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
+    """The ``BeforeMove`` event of ``side``'s active Pokémon. Returns (state, the move is
+    cancelled, the Pokémon fainted hitting itself in confusion)."""
+    t = state.party[side, 0]
+    status = state.status[side, t]
+    frozen = status == FRZ
+    asleep = ~frozen & (status == SLP)
+    state = state.replace(status_turns=_set(state.status_turns, (side, t),
+                                            state.status_turns[side, t] - 1, asleep),
+                          last_move=_set(state.last_move, (side, t), 0, frozen | asleep))
+    cant = frozen | asleep
+    flinched = ~cant & has(state, side, FLINCH)
+    cant = cant | flinched
+    recharge = ~cant & has(state, side, MUST_RECHARGE)
+    state = remove_volatile(state, side, MUST_RECHARGE, recharge)
+    cant = cant | recharge
+
+    confused = ~cant & has(state, side, CONFUSION)
+    turns = state.confusion_turns[side, t] - confused
+    ends = confused & (turns == 0)
+    state = state.replace(confusion_turns=_set(state.confusion_turns, (side, t), turns,
+                                               confused))
+    state = remove_volatile(state, side, CONFUSION, ends)
+    state, keeps_its_head = chance(state, confused & ~ends, 128, 256)
+    hurts = confused & ~ends & ~keeps_its_head
+    state = self_damage(state, side, confusion_damage(
+        state.level[side, t], state.mod_stats[side, t, 0], state.mod_stats[side, t, 1]), hurts)
+    cant = cant | hurts
+
+    state, paralyzed = chance(state, ~cant & (status == PAR), FULL_PARALYSIS, 256)
+    # a confusion self-hit or full paralysis also ends a charged two-turn move
+    state = remove_volatile(state, side, TWO_TURN_MOVE, hurts | paralyzed)
+    return state, cant | paralyzed, hurts & (state.hp[side, t] == 0)
+
+
+def self_damage(state: BattleState, side: jax.Array, damage: jax.Array, when: jax.Array
+                ) -> BattleState:
+    """Gen 1's ``directDamage`` for a confusion self-hit or a Jump Kick crash: it sets the
+    last damage; behind its own substitute the Pokémon takes nothing, and the foe's substitute
+    (if any) takes the damage instead."""
+    t = state.party[side, 0]
+    foe = 1 - side
+    behind_sub = has(state, side, SUBSTITUTE)
+    state = hit_substitute(state, foe, damage, when & behind_sub & has(state, foe, SUBSTITUTE))[0]
+    hp = state.hp[side, t]
+    return state.replace(hp=_set(state.hp, (side, t), hp - jnp.minimum(damage, hp),
+                                 when & ~behind_sub),
+                         last_damage=jnp.where(when, damage, state.last_damage))
+
+
+def hit_substitute(state: BattleState, side: jax.Array, damage: jax.Array, when: jax.Array
+                   ) -> tuple[BattleState, jax.Array]:
+    """``side``'s active Pokémon's substitute takes ``damage`` (down to 0, where it breaks).
+    Returns (state, it broke)."""
+    t = state.party[side, 0]
+    left = state.sub_hp[side, t] - jnp.minimum(damage, state.sub_hp[side, t])
+    broke = when & (left <= 0)
+    state = state.replace(sub_hp=_set(state.sub_hp, (side, t), left, when))
+    return remove_volatile(state, side, SUBSTITUTE, broke), broke
+
+
+def after_move_self(state: BattleState, side: jax.Array, when: jax.Array
+                    ) -> tuple[BattleState, jax.Array]:
+    """``AfterMoveSelf`` of ``side``'s active Pokémon: a sleeper whose counter ran out wakes;
+    a burn or poison hurts it, max(maxhp / 16, 1). Returns (state, it fainted)."""
+    t = state.party[side, 0]
+    wakes = when & (state.status[side, t] == SLP) & (state.status_turns[side, t] <= 0)
+    state = cure_status(state, side, wakes)
+    return residual_damage(state, side, when)
+
+
+def residual_damage(state: BattleState, side: jax.Array, when: jax.Array
+                    ) -> tuple[BattleState, jax.Array]:
+    """A burn's or poison's damage to ``side``'s active Pokémon, max(maxhp / 16, 1) (Gen 1:
+    after each of its moves, and when it switches in). Returns (state, it fainted)."""
+    t = state.party[side, 0]
+    hp = state.hp[side, t]
+    hurt = when & ((state.status[side, t] == BRN) | (state.status[side, t] == PSN)) & (hp > 0)
+    damage = jnp.where(hurt, jnp.minimum(jnp.maximum(state.maxhp[side, t] // 16, 1), hp), 0)
+    state = state.replace(hp=state.hp.at[side, t].add(-damage))
+    return state, hurt & (damage == hp)

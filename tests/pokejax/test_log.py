@@ -1,0 +1,105 @@
+"""The protocol log of a JAX battle against Showdown's own log of the same battle.
+
+Random-vs-random battles between random teams of the moves the log reads
+(``log.LOGGED_MOVES``, all supported by the engine) are played in Showdown (the
+harness reports each decision's protocol lines), replayed in the engine (which must agree at
+every decision first: ``engine.replay``), and ``log.protocol_log`` of the engine's states is
+compared with Showdown's log decision by decision. Compared exactly: the lines of the kinds in
+``log.EXACT_KINDS`` (``|move|`` without its ``[miss]`` flag, ``|-status|`` without a
+``[from]``), in order, nothing missing and nothing extra. Not compared: the inferred kinds
+(``|-damage|``, ``|-heal|``, ``|-crit|``, ``|-miss|``, ``|-supereffective|``, ``|-resisted|``),
+the ones not written (``|-boost|``, ``|-unboost|``, ``|-fail|``, ``|-hint|``), and the
+battle's header (``|player|``, ``|rule|``, ...); for those the test only checks that every
+line we write is of a known kind.
+"""
+
+import dataclasses
+
+import jax
+import numpy as np
+import pytest
+
+from jaxenvs.pokejax import engine, log
+from jaxenvs.pokejax import teams as tm
+
+_ARGS = {"move": 3, "-status": 2}
+_KINDS = {"", "start", "upkeep", *log.EXACT_KINDS, *log.INFERRED_KINDS}
+
+
+def _exact(lines):
+    out = []
+    for line in lines:
+        parts = line.split("|")
+        if len(parts) > 1 and parts[1] in log.EXACT_KINDS:
+            n = _ARGS.get(parts[1])
+            out.append("|".join(parts[:2 + n] if n else parts))
+    return out
+
+
+def _engine_log(traj):
+    state = engine.initial_state(traj.seed, traj.teams)
+    step = engine.jitted()[1]
+    states, actions = [state], []
+    for choices in traj.choices:
+        action = np.array([engine.choice_to_action(choices[k]) if k in choices else 0
+                           for k in ("p1", "p2")], np.int32)
+        states.append(step(states[-1], action))
+        actions.append(action)
+    stacked = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *states)
+    return log.protocol_log(stacked, np.array(actions, np.int32).reshape(-1, 2))
+
+
+def _logged_team(rng):
+    """A random legal team of supported moves, cut down to ``log.LOGGED_MOVES`` (a Pokémon
+    left without a move is dropped)."""
+    team = [dataclasses.replace(s, moves=tuple(m for m in s.moves if m in log.LOGGED_MOVES))
+            for s in engine.supported_team(rng)]
+    return [s for s in team if s.moves]
+
+
+def _battles(showdown, n, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        packed = tuple(tm.pack(_logged_team(rng)) for _ in range(2))
+        words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
+        policy = [int(w) for w in rng.integers(0, 1 << 16, 4)]
+        yield showdown.random_battle(words, packed, policy_seed=policy)
+
+
+def _check(showdown, n, seed):
+    decisions = 0
+    for traj in _battles(showdown, n, seed):
+        divergence, _ = engine.replay(traj)
+        assert divergence is None, f"the engine itself diverges:\n{divergence}"
+        ours = _engine_log(traj)
+        theirs = [traj.initial["log"]] + [r["log"] for r in traj.reports]
+        assert len(ours) == len(theirs)
+        for k, (mine, real) in enumerate(zip(ours, theirs)):
+            assert _exact(mine) == _exact(real), (
+                f"seed {traj.seed}, teams {traj.teams}, decision {k} "
+                f"({traj.choices[k - 1] if k else 'start'}):\nours:\n" + "\n".join(mine)
+                + "\nshowdown:\n" + "\n".join(real))
+            for line in mine:
+                assert line.split("|")[1] in _KINDS, line
+        decisions += len(ours)
+    return decisions
+
+
+def test_log_matches_showdown(showdown):
+    assert _check(showdown, 6, 21) > 200
+
+
+@pytest.mark.slow
+def test_log_matches_showdown_many(showdown):
+    assert _check(showdown, 100, 22) > 5000
+
+
+def test_log_reads_like_showdown():
+    """The start of a battle, line for line as Showdown writes it."""
+    team = [tm.PokemonSet("staryu", ("tackle",), level=51), tm.PokemonSet("mew", ("pound",))]
+    foe = [tm.PokemonSet("cloyster", ("tackle",), level=70)]
+    state = engine.initial_state([1, 2, 3, 4], [tm.pack(team), tm.pack(foe)])
+    hp = [int(state.maxhp[0, 0]), int(state.maxhp[1, 0])]
+    assert log.start_lines(state) == [
+        "|start", f"|switch|p1a: Staryu|Staryu, L51|{hp[0]}/{hp[0]}",
+        f"|switch|p2a: Cloyster|Cloyster, L70|{hp[1]}/{hp[1]}", "|turn|1"]

@@ -1,0 +1,112 @@
+"""L3 per move family: battles of custom teams built around each family of special moves,
+random-vs-random in Showdown 0.11.11 and replayed in the engine (``engine.replay_many``),
+equal at every decision on every compared state field and the PRNG stream (no tolerance).
+
+Each family's battles must also show the mechanic in Showdown's log (a freeze and a thaw, a
+Rest, a confusion self-hit, ...), so that a test cannot pass without exercising it.
+"""
+
+import numpy as np
+import pytest
+
+from jaxenvs.pokejax import engine
+from jaxenvs.pokejax import teams as tm
+
+#: family -> (p1 team, p2 team, Showdown log fragments that must all occur). Teams are
+#: ``species:move,move,...:level`` separated by ``;``.
+FAMILIES = {
+    "freeze": (
+        "mew:icebeam,blizzard,flamethrower,ember:100;jynx:blizzard,icepunch,lovelykiss:80",
+        "snorlax:tackle,thunder:60;slowbro:tackle,firepunch:60;chansey:tackle,thunder:60;"
+        "muk:tackle:60;rhydon:tackle:60;lapras:tackle,icebeam:60",
+        ["|frz", "-curestatus"]),
+    "sleep": (
+        "parasect:spore,slash:80;jynx:lovelykiss,psychic,rest:80;gengar:hypnosis,nightshade:80;"
+        "wigglytuff:sing,bodyslam,rest:80",
+        "snorlax:bodyslam,rest,hyperbeam:80;vileplume:sleeppowder,megadrain:80;"
+        "starmie:recover,surf,rest:80;tauros:hyperbeam,bodyslam:80",
+        ["|slp|[from] move: Rest", "|cant|", "Sleep Clause Mod activated", "-curestatus"]),
+    "confusion": (
+        "gengar:confuseray,nightshade:80;golbat:supersonic,confuseray,wingattack:80;"
+        "venomoth:psybeam,confusion:80",
+        "tauros:bodyslam,earthquake:80;machamp:submission,substitute:80;"
+        "kangaskhan:bodyslam,substitute:80",
+        ["|-start|", "confusion", "[from] confusion", "|-end|"]),
+    "flinch": (
+        "hitmonlee:rollingkick,lowkick,stomp:90;persian:bite,headbutt:90;"
+        "raticate:hyperfang,bodyslam:90",
+        "dodrio:hyperbeam,drillpeck:70;golem:hyperbeam,earthquake:70;onix:stomp,rockslide:70",
+        ["|cant|", "flinch", "-mustrecharge"]),
+    "multihit": (
+        "beedrill:twineedle,pinmissile:90;nidoking:doublekick,substitute:90;"
+        "cloyster:spikecannon,blizzard:90;marowak:bonemerang,bonemerang:90",
+        "clefable:doubleslap,cometpunch:80;fearow:furyattack,mirrormove:80;"
+        "exeggutor:barrage,substitute:80",
+        ["-hitcount", "Substitute"]),
+    "crash": (
+        "hitmonlee:highjumpkick,jumpkick:70;primeape:highjumpkick,jumpkick,substitute:70",
+        "gengar:nightshade,confuseray:80;haunter:nightshade,substitute:80",
+        ["-immune"]),
+    "counter": (
+        "chansey:counter,seismictoss,softboiled:80;hitmonlee:counter,highjumpkick:80;"
+        "snorlax:bodyslam,counter,selfdestruct:80",
+        "tauros:bodyslam,hyperbeam,counter:80;machamp:submission,counter,lowkick:80;"
+        "persian:slash,counter,substitute:80",
+        ["|Counter|", "-fail"]),
+    "substitute": (
+        "chansey:substitute,seismictoss,thunderwave:80;jynx:substitute,lovelykiss,psychic:80;"
+        "golem:explosion,substitute,earthquake:70",
+        "tauros:substitute,hyperbeam,doubleedge:80;alakazam:substitute,psychic,thunderwave:80;"
+        "venusaur:substitute,megadrain,sleeppowder:80",
+        ["-start|", "Substitute", "-end", "-activate"]),
+    "two_turn": (
+        "fearow:skyattack,drillpeck:80;venusaur:solarbeam,sleeppowder:80;"
+        "wartortle:skullbash,surf:80;pidgeot:razorwind,skyattack:80",
+        "moltres:skyattack,agility:80;exeggutor:solarbeam,hypnosis:80;"
+        "aerodactyl:skyattack,hyperbeam:80",
+        ["-prepare"]),
+    "copy": (
+        "ditto:transform:90;pidgeot:mirrormove,skyattack,doubleedge:80;"
+        "mrmime:mimic,psychic,substitute:80",
+        "spearow:mirrormove,drillpeck:80;clefable:mimic,bodyslam,counter:80;"
+        "mew:transform,psychic,softboiled:80;tauros:bodyslam,blizzard:80",
+        ["-transform", "|Mirror Move|", "|Mimic|"]),
+}
+BATTLES = 6
+
+
+def _team(spec: str) -> str:
+    sets = []
+    for entry in spec.split(";"):
+        species, moves, level = entry.split(":")
+        sets.append(tm.PokemonSet(species=species, moves=tuple(moves.split(",")),
+                                  level=int(level)))
+    return tm.pack(sets)
+
+
+@pytest.fixture(scope="module")
+def replayed(showdown):
+    """family -> [(trajectory, first divergence, decisions)], all replayed in one batch."""
+    rng = np.random.default_rng(5)
+    recorded = []
+    for family, (p1, p2, _) in FAMILIES.items():
+        teams = (_team(p1), _team(p2))
+        for _ in range(BATTLES):
+            words, policy = ([int(w) for w in rng.integers(0, 1 << 16, 4)] for _ in range(2))
+            recorded.append((family, showdown.random_battle(words, teams, policy_seed=policy)))
+    results = engine.replay_many([traj for _, traj in recorded])
+    out = {family: [] for family in FAMILIES}
+    for (family, traj), (divergence, decisions) in zip(recorded, results):
+        out[family].append((traj, divergence, decisions))
+    return out
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_move_family_matches_showdown(replayed, family):
+    battles = replayed[family]
+    for traj, divergence, _ in battles:
+        assert divergence is None, f"seed {traj.seed}, teams {traj.teams}\n{divergence}"
+    log = "\n".join(line for traj, _, _ in battles for r in traj.reports for line in r["log"])
+    for fragment in FAMILIES[family][2]:
+        assert fragment in log, f"{family}: no {fragment!r} in Showdown's logs"
+    assert sum(decisions for _, _, decisions in battles) > 10 * BATTLES
