@@ -7,7 +7,8 @@ contacts and joint limits), ``constraint`` (rows, impedance, regularisers), ``so
 (Newton on MuJoCo's primal cost), ``integrator`` (``forward`` and ``step``), ``types``,
 ``batching`` (bitwise batch invariance) and ``env``; ``linalg`` holds the fixed-order sums
 and solves. ``reference`` is the adapter to MuJoCo itself (needs ``jaxenvs[halfcheetah]``);
-``horizons`` writes the L3 rollout report, ``speed`` the speed references.
+``agreement`` writes the L2 state-injection report, ``horizons`` the L3 rollout report,
+``verification`` is ``jaxenvs verify HalfCheetah`` and ``speed`` the speed references.
 """
 
 from jaxenvs.halfcheetah.env import HalfCheetah, observe, physics_step

@@ -90,9 +90,13 @@ class Forward:
 class Reference:
     """One MuJoCo model and data, for state injection."""
 
-    def __init__(self):
+    def __init__(self, solver_tolerance: float | None = None):
+        """``solver_tolerance``: MuJoCo's ``opt.tolerance`` (None keeps the model's 1e-8, as
+        HalfCheetah-v5 runs it; ``agreement`` also uses 1e-15, to run the solver to the end)."""
         self.mujoco = _mujoco()
         self.model = load_model()
+        if solver_tolerance is not None:
+            self.model.opt.tolerance = solver_tolerance
         self.data = self.mujoco.MjData(self.model)
 
     def set_state(self, qpos, qvel, ctrl=None) -> None:
@@ -166,3 +170,16 @@ def observation(qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
 from jaxenvs.halfcheetah.speed import register_speed_references  # noqa: E402
 
 register_speed_references()
+
+# `jaxenvs verify HalfCheetah`: state injection and replay against MuJoCo (``verification``,
+# which builds on this module, so it is imported when the suite runs).
+from jaxenvs.verify.suite import register_suite  # noqa: E402
+
+
+def halfcheetah_suite(options):
+    """The ``"HalfCheetah"`` suite at its default sizes (``verification.make_suite``)."""
+    from jaxenvs.halfcheetah.verification import make_suite
+    return make_suite()(options)
+
+
+register_suite("HalfCheetah", halfcheetah_suite)

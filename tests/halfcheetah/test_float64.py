@@ -1,5 +1,5 @@
-"""The float64 agreement tests of ``test_physics.py`` and ``test_horizons.py``, run in a
-subprocess with x64 enabled.
+"""The float64 agreement tests of ``test_physics.py``, ``test_horizons.py`` and
+``test_agreement.py``, run in a subprocess with x64 enabled.
 
 JAX's 64-bit mode must be on from the start of a process (switching it inside one breaks
 non-jitted indexing), so the main test process, which runs in float32, cannot run them
@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("mujoco")
 
 FLOAT64_TESTS = [str(Path(__file__).with_name(name))
-                 for name in ("test_physics.py", "test_horizons.py")]
+                 for name in ("test_physics.py", "test_horizons.py", "test_agreement.py")]
 
 
 def _run_x64(*pytest_args: str) -> None:
