@@ -11,14 +11,19 @@ Showdown does, only ``when`` asked:
 * ``before_move``: the ``BeforeMove`` handlers in Showdown's priority order, each stopping the
   move: freeze (12; never thaws by itself in Gen 1), sleep (10; the counter drops, and the turn
   is lost even on waking; both clear the last move), flinch (8), recharge (7; it ends),
+  Disable (6; its counter drops and it ends at 0, otherwise it stops the disabled move),
   confusion (3; the counter drops, confusion ends at 0, otherwise ``randomChance(128, 256)``
   not to hit itself with a typeless 40-power physical hit, ``self_damage``), full paralysis
   (2; ``randomChance(63, 256)``); the self-hit and full paralysis also drop a charged two-turn
   move.
 * ``self_damage`` (Gen 1's ``directDamage`` for confusion and a Jump Kick crash: behind a
   substitute, the foe's substitute takes it) and ``hit_substitute``.
-* ``after_move_self`` (``AfterMoveSelf``): a sleeper whose counter ran out wakes (3); burn and
-  poison hurt (2).
+* ``after_move_self`` (``AfterMoveSelf``): the Toxic counter (``residualdmg``, 100) counts a
+  burn or (bad) poison; a sleeper whose counter ran out wakes (3); burn and (bad) poison hurt
+  (2), times the Toxic counter when there is one; Leech Seed (1) counts the Toxic counter again
+  and drains max(maxhp / 16, 1) times it into the foe. Bad poison (``tox``, from Toxic) starts
+  the counter at 0 and becomes plain poison when the Pokémon switches in; the counter stays
+  through Rest until the Pokémon leaves the field.
 * ``add_confusion`` (its ``onStart``: ``random(2, 6)`` moves), ``add_flinch`` (its ``onStart``
   cancels a pending recharge; it lasts to the end of the turn).
 """
@@ -31,9 +36,11 @@ import jax.numpy as jnp
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import STATUSES, VOLATILES, BattleState, chance, draw
 
-BRN, FRZ, PAR, PSN, SLP = (STATUSES.index(s) for s in ("brn", "frz", "par", "psn", "slp"))
+BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
+                                for s in ("brn", "frz", "par", "psn", "slp", "tox"))
 (REFLECT, LIGHT_SCREEN, FOCUS_ENERGY, MUST_RECHARGE, CONFUSION, FLINCH, SUBSTITUTE,
- TWO_TURN_MOVE) = (1 << VOLATILES.index(v) for v in VOLATILES)
+ TWO_TURN_MOVE, DEFENSE_CURL, MINIMIZE, MIST, RESIDUAL_DMG, LEECH_SEED, DISABLE,
+ RAGE) = (1 << VOLATILES.index(v) for v in VOLATILES)
 #: Showdown's gen1 type chart makes Poison types immune to poison (``psn: 3``), no other type
 #: to any status.
 _POISON = gen1().type_index["Poison"]
@@ -95,7 +102,7 @@ def set_status(state: BattleState, side: jax.Array, status: jax.Array, when: jax
     the paralysis / burn drop. Returns (state, the status was set)."""
     t = state.party[side, 0]
     current = state.status[side, t]
-    immune = (status == PSN) & jnp.any(state.types[side, t] == _POISON)
+    immune = ((status == PSN) | (status == TOX)) & jnp.any(state.types[side, t] == _POISON)
     free = jnp.where(override, current != status, current == 0)
     ok = when & (status > 0) & (state.hp[side, t] > 0) & free & ~immune
     state, _ = draw(state, ok, 0, 2)
@@ -110,6 +117,10 @@ def set_status(state: BattleState, side: jax.Array, status: jax.Array, when: jax
         status=_set(state.status, (side, t), status, ok),
         status_turns=_set(state.status_turns, (side, t), jnp.where(status == SLP, turns, 0), ok),
         status_self=_set(state.status_self, (side, t), by_self, ok))
+    # tox's onStart: the residualdmg volatile (added if missing), its counter reset
+    toxic = ok & (status == TOX)
+    state = add_volatile(state, side, RESIDUAL_DMG, toxic)
+    state = state.replace(toxic_counter=_set(state.toxic_counter, (side, t), 0, toxic))
     return reapply_status_drops(state, side, ok), ok
 
 
@@ -163,6 +174,20 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
     state = remove_volatile(state, side, MUST_RECHARGE, recharge)
     cant = cant | recharge
 
+    # Disable (priority 6): its counter runs down, and ends it at 0; otherwise the disabled
+    # move is cancelled (with a charged two-turn move)
+    disabled = ~cant & has(state, side, DISABLE)
+    left = state.disable_turns[side, t] - disabled
+    ends = disabled & (left == 0)
+    state = state.replace(
+        disable_turns=_set(state.disable_turns, (side, t), left, disabled),
+        disable_move=_set(state.disable_move, (side, t), 0, ends),
+        disable_slot=_set(state.disable_slot, (side, t), 0, ends))
+    state = remove_volatile(state, side, DISABLE, ends)
+    blocked = disabled & ~ends & (state.last_selected[side] == state.disable_move[side, t])
+    state = remove_volatile(state, side, TWO_TURN_MOVE, blocked)
+    cant = cant | blocked
+
     confused = ~cant & has(state, side, CONFUSION)
     turns = state.confusion_turns[side, t] - confused
     ends = confused & (turns == 0)
@@ -209,21 +234,56 @@ def hit_substitute(state: BattleState, side: jax.Array, damage: jax.Array, when:
 
 def after_move_self(state: BattleState, side: jax.Array, when: jax.Array
                     ) -> tuple[BattleState, jax.Array]:
-    """``AfterMoveSelf`` of ``side``'s active Pokémon: a sleeper whose counter ran out wakes;
-    a burn or poison hurts it, max(maxhp / 16, 1). Returns (state, it fainted)."""
+    """``AfterMoveSelf`` of ``side``'s active Pokémon, by handler priority: the Toxic counter
+    (``residualdmg``, 100) counts a burn or (bad) poison; a sleeper whose counter ran out wakes
+    (3); a burn or poison hurts (2); Leech Seed drains (1). Returns (state, it fainted)."""
     t = state.party[side, 0]
-    wakes = when & (state.status[side, t] == SLP) & (state.status_turns[side, t] <= 0)
+    status = state.status[side, t]
+    counts = when & has(state, side, RESIDUAL_DMG) & ((status == BRN) | (status == PSN)
+                                                      | (status == TOX))
+    state = state.replace(toxic_counter=state.toxic_counter.at[side, t].add(counts))
+    wakes = when & (status == SLP) & (state.status_turns[side, t] <= 0)
     state = cure_status(state, side, wakes)
-    return residual_damage(state, side, when)
+    state, _ = residual_damage(state, side, when)
+    state = _leech_seed(state, side, when)
+    return state, state.hp[side, t] == 0
 
 
 def residual_damage(state: BattleState, side: jax.Array, when: jax.Array
                     ) -> tuple[BattleState, jax.Array]:
-    """A burn's or poison's damage to ``side``'s active Pokémon, max(maxhp / 16, 1) (Gen 1:
-    after each of its moves, and when it switches in). Returns (state, it fainted)."""
+    """A burn's or (bad) poison's damage to ``side``'s active Pokémon, max(maxhp / 16, 1)
+    times the Toxic counter if it has one (Gen 1: after each of its moves, and when it switches
+    in). Returns (state, it fainted)."""
     t = state.party[side, 0]
     hp = state.hp[side, t]
-    hurt = when & ((state.status[side, t] == BRN) | (state.status[side, t] == PSN)) & (hp > 0)
-    damage = jnp.where(hurt, jnp.minimum(jnp.maximum(state.maxhp[side, t] // 16, 1), hp), 0)
+    status = state.status[side, t]
+    hurt = when & ((status == BRN) | (status == PSN) | (status == TOX)) & (hp > 0)
+    damage = jnp.maximum(state.maxhp[side, t] // 16, 1) * _toxic_factor(state, side)
+    damage = jnp.where(hurt, jnp.minimum(damage, hp), 0)
     state = state.replace(hp=state.hp.at[side, t].add(-damage))
     return state, hurt & (damage == hp)
+
+
+def _toxic_factor(state: BattleState, side: jax.Array) -> jax.Array:
+    """The Toxic counter of ``side``'s active Pokémon if it has the volatile, else 1."""
+    t = state.party[side, 0]
+    return jnp.where(has(state, side, RESIDUAL_DMG), state.toxic_counter[side, t], 1)
+
+
+def _leech_seed(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Leech Seed's ``onAfterMoveSelf`` on a seeded ``side``: unless the foe's active Pokémon
+    (the leecher) has fainted, the Toxic counter (if any) counts once more, the seeded Pokémon
+    loses max(maxhp / 16, 1) times it (capped at its HP, which may already be 0), and the
+    leecher heals the uncapped amount."""
+    t = state.party[side, 0]
+    foe = 1 - side
+    f = state.party[foe, 0]
+    seeded = when & has(state, side, LEECH_SEED) & (state.hp[foe, f] > 0)
+    state = state.replace(toxic_counter=state.toxic_counter.at[side, t].add(
+        seeded & has(state, side, RESIDUAL_DMG)))
+    leech = jnp.maximum(state.maxhp[side, t] // 16, 1) * _toxic_factor(state, side)
+    hp = state.hp[side, t]
+    healed = jnp.minimum(state.hp[foe, f] + leech, state.maxhp[foe, f])
+    return state.replace(hp=state.hp.at[side, t].set(jnp.where(seeded, hp - jnp.minimum(leech, hp),
+                                                               hp))
+                         .at[foe, f].set(jnp.where(seeded, healed, state.hp[foe, f])))

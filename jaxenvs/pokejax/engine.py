@@ -127,6 +127,14 @@ def _compare(s: SimpleNamespace, report: dict[str, Any], rng_calls: int,
                   (p["volatiles"].get("confusion") or {}).get("time", 0))
             check(f"{who} substitute hp", int(s.sub_hp[k][t]),
                   (p["volatiles"].get("substitute") or {}).get("hp", 0))
+            check(f"{who} toxic counter", int(s.toxic_counter[k][t]),
+                  (p["volatiles"].get("residualdmg") or {}).get("counter", 0))
+            check(f"{who} rage accuracy", int(s.rage_accuracy[k][t]),
+                  (p["volatiles"].get("rage") or {}).get("accuracy", 0))
+            disable = p["volatiles"].get("disable") or {}
+            check(f"{who} disable", (_move_name(int(s.disable_move[k][t])) or None,
+                                     int(s.disable_slot[k][t]), int(s.disable_turns[k][t])),
+                  (disable.get("move"), disable.get("slotIndex", 0), disable.get("time", 0)))
             check(f"{who} boosts", [int(v) for v in s.boosts[k][t]],
                   [p["boosts"][b] for b in BOOSTS])
             if p["modified_stats"]:

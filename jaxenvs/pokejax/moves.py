@@ -22,12 +22,13 @@ active Pokémon against the foe's active Pokémon (or itself), in Showdown's ord
    status (``conditions.set_status``, with the clauses) or confusion, as the move's effect or
    the secondary's; a frozen target's thaw after a move with a burn secondary, Hyper Beam's
    recharge; a missed (or blocked) Jump Kick / High Jump Kick costs its user 1 HP;
-8. ``AfterMoveSelf`` (``conditions.after_move_self``): waking up, burn / poison damage.
+8. ``AfterMoveSelf`` (``conditions.after_move_self``): the Toxic counter, waking up, burn /
+   poison damage, Leech Seed.
 
-Supported: ``SUPPORTED`` (every move of the ``gen1randombattle`` pool). Not yet: Toxic, Leech
-Seed, Haze, Disable, the trapping moves, OHKO moves, Bide, Thrash / Petal Dance, Metronome,
-Dig / Fly and the rest of Gen 1's special cases; ``check_supported`` names them (the env and
-tests only build teams of supported moves).
+Supported: ``SUPPORTED`` (151 of Gen 1's 165 moves, every one of the ``gen1randombattle``
+pool). Not yet: Haze (with its ``cannotmove`` action), the trapping moves (Wrap, Bind, Clamp,
+Fire Spin), OHKO moves, Bide, Thrash / Petal Dance, Metronome and Dig / Fly;
+``check_supported`` names them (the env and tests only build teams of supported moves).
 """
 
 from __future__ import annotations
@@ -55,15 +56,23 @@ SUPPORTED: frozenset[str] = frozenset((
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
     "peck", "drillpeck", "strength", "razorleaf", "rockthrow", "earthquake", "quickattack",
     "eggbomb", "waterfall", "swift", "dizzypunch", "crabhammer", "rockslide", "triattack",
-    "slash",
+    "slash", "payday",
     # fixed damage
     "sonicboom", "dragonrage", "seismictoss", "nightshade", "superfang",
+    # random damage
+    "psywave",
     # recoil, drain
     "struggle", "takedown", "doubleedge", "submission", "absorb", "megadrain", "leechlife",
+    # drain against a sleeping target only
+    "dreameater",
     # stat stages
     "swordsdance", "agility", "amnesia", "growth", "meditate", "sharpen", "harden", "withdraw",
     "barrier", "acidarmor", "doubleteam", "growl", "leer", "tailwhip", "stringshot", "screech",
     "sandattack", "smokescreen", "kinesis", "flash",
+    # stat stages and a volatile that does nothing more in Gen 1
+    "defensecurl", "minimize",
+    # no effect in Gen 1 singles (Teleport fails in its onTry, Roar and Whirlwind roll to hit)
+    "splash", "teleport", "roar", "whirlwind",
     # damage with a chance to lower a stat
     "acid", "bubblebeam", "aurorabeam", "constrict", "bubble", "psychic",
     # paralysis, as the move's effect or a chance secondary
@@ -72,9 +81,11 @@ SUPPORTED: frozenset[str] = frozenset((
     # burn and poison (chance secondaries and poison as an effect)
     "ember", "flamethrower", "firepunch", "fireblast", "poisonsting", "sludge", "smog",
     "poisonpowder", "poisongas",
+    # bad poison (Gen 1's Toxic counter) and Leech Seed, which the counter also multiplies
+    "toxic", "leechseed",
     # the user faints; healing; screens and Focus Energy (volatiles)
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
-    "focusenergy",
+    "focusenergy", "mist",
     # a recharge turn after a hit that leaves the target standing
     "hyperbeam",
     # freeze (chance secondaries), paralysis at 70% accuracy
@@ -96,15 +107,22 @@ SUPPORTED: frozenset[str] = frozenset((
     "substitute",
     # a charging turn, then locked in
     "skyattack", "skullbash", "razorwind", "solarbeam",
-    # the foe's moves
-    "mirrormove", "mimic", "transform"))
+    # the foe's moves, or its types
+    "mirrormove", "mimic", "transform", "conversion",
+    # disabling one of the foe's moves
+    "disable",
+    # locked in, building rage
+    "rage"))
 #: Struggle's move id: used when the active Pokémon has no move with PP left.
 STRUGGLE = gen1().move_index["struggle"]
 COUNTER = gen1().move_index["counter"]
 MIRROR_MOVE = gen1().move_index["mirrormove"]
 FISSURE = gen1().move_index["fissure"]
-#: ``MOVE_FIXED`` codes besides a fixed amount (Counter: twice ``last_damage``).
-FIXED_LEVEL, FIXED_HALF_HP, FIXED_COUNTER = -1, -2, -3
+RAGE = gen1().move_index["rage"]
+DISABLE = gen1().move_index["disable"]
+#: ``MOVE_FIXED`` codes besides a fixed amount (Counter: twice ``last_damage``; Psywave:
+#: ``random(1, trunc(1.5 * level))``).
+FIXED_LEVEL, FIXED_HALF_HP, FIXED_COUNTER, FIXED_PSYWAVE = -1, -2, -3, -4
 #: Moves that leave ``battle.lastDamage`` as it was (Showdown's ``SKIP_LASTDAMAGE``); the others
 #: zero it before they hit.
 KEEP_LAST_DAMAGE = frozenset((
@@ -115,7 +133,7 @@ KEEP_LAST_DAMAGE = frozenset((
 #: ``MOVE_HITS`` code for 2-5 hits.
 HITS_2_TO_5 = 0
 #: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``lax.switch`` in ``use_move``.
-EFFECTS = ("none", "rest", "substitute", "mimic", "transform")
+EFFECTS = ("none", "rest", "substitute", "mimic", "transform", "conversion", "disable")
 _D = gen1()
 
 
@@ -132,7 +150,8 @@ def _move_tables() -> dict[str, np.ndarray]:
          "volatile": np.zeros(n, np.uint32), "confuses": np.zeros(n, bool),
          "secondary_volatile": np.zeros(n, np.uint32), "hits": np.ones(n, np.int32),
          "crash": np.zeros(n, bool), "thaws": np.zeros(n, bool),
-         "effect": np.zeros(n, np.int32), "sub_blocked": np.zeros(n, bool)}
+         "effect": np.zeros(n, np.int32), "sub_blocked": np.zeros(n, bool),
+         "boost_volatile": np.zeros(n, np.uint32)}
     t["recoil"][:, 1] = t["drain"][:, 1] = 1
     for name in SUPPORTED:
         m = _D.move(name)
@@ -140,7 +159,8 @@ def _move_tables() -> dict[str, np.ndarray]:
         damage = m.get("damage")
         t["fixed"][k] = (FIXED_LEVEL if damage == "level" else damage if damage else
                          FIXED_HALF_HP if name == "superfang" else
-                         FIXED_COUNTER if name == "counter" else 0)
+                         FIXED_COUNTER if name == "counter" else
+                         FIXED_PSYWAVE if name == "psywave" else 0)
         # useMoveInner: an unset ignoreImmunity becomes "is a Status move"
         ignore = m.get("ignoreImmunity")
         t["ignore_immunity"][k] = ignore is True or (ignore is None and
@@ -151,8 +171,10 @@ def _move_tables() -> dict[str, np.ndarray]:
         t["heal_half"][k] = name in ("recover", "softboiled")
         if m.get("volatileStatus") == "confusion":
             t["confuses"][k] = True
-        elif m.get("volatileStatus") in ("reflect", "lightscreen", "focusenergy"):
+        elif m.get("volatileStatus") in ("reflect", "lightscreen", "focusenergy", "mist"):
             t["volatile"][k] = 1 << VOLATILES.index(m["volatileStatus"])
+        elif m.get("volatileStatus") in ("defensecurl", "minimize"):
+            t["boost_volatile"][k] = 1 << VOLATILES.index(m["volatileStatus"])
         # the substitute's onTryHit: status moves it stops
         t["sub_blocked"][k] = m["category"] == "Status" and (
             m.get("status") in ("psn", "tox") or bool(m.get("boosts")) and m["target"] != "self"
@@ -206,7 +228,8 @@ MOVE_PRIORITY = _table(_D.move_priority)
 MOVE_CRIT_RATIO = _table(_D.move_crit_ratio, 1)
 MOVE_PHYSICAL = _table(_D.move_category == 0, False)
 MOVE_FIXED = _table(_T["fixed"])
-"""Fixed damage: an amount, ``FIXED_LEVEL``, ``FIXED_HALF_HP`` or 0 (the formula)."""
+"""Fixed damage: an amount, ``FIXED_LEVEL``, ``FIXED_HALF_HP``, ``FIXED_COUNTER``,
+``FIXED_PSYWAVE`` or 0 (the formula)."""
 MOVE_IGNORE_IMMUNITY = _table(_T["ignore_immunity"])
 MOVE_SELF_TARGET = _table(_T["self_target"])
 MOVE_BOOSTS = _table(_T["boosts"])
@@ -225,7 +248,10 @@ MOVE_SELFDESTRUCT = _table(_T["selfdestruct"])
 MOVE_HEAL_HALF = _table(_T["heal_half"])
 """Recover / Soft-Boiled: half the max HP, with Gen 1's failure when max - hp is 255 or 511."""
 MOVE_VOLATILE = _table(_T["volatile"])
-"""uint32: the ``VOLATILES`` bit the move gives its user (screens, Focus Energy)."""
+"""uint32: the ``VOLATILES`` bit the move gives its user (screens, Focus Energy, Mist)."""
+MOVE_BOOST_VOLATILE = _table(_T["boost_volatile"])
+"""uint32: the ``VOLATILES`` bit a stat-stage move gives its user when a stage moved (Defense
+Curl, Minimize: ``moveHit`` returns before ``addVolatile`` when the boost fails)."""
 MOVE_CONFUSES = _table(_T["confuses"])
 """The move confuses its target (its effect, not a chance)."""
 MOVE_SECONDARY_VOLATILE = _table(_T["secondary_volatile"])
@@ -238,6 +264,13 @@ MOVE_THAWS = _table(_T["thaws"])
 """The move's secondary is a burn: it thaws a frozen target it hits."""
 MOVE_EFFECT = _table(_T["effect"])
 """Index into ``EFFECTS``."""
+MOVE_NEEDS_SLEEP = _table([name == "dreameater" for name in _D.move_names])
+"""Dream Eater's ``onTryImmunity`` (Gen 4's, which Gen 1 inherits): the target must be asleep
+and without a substitute (else ``-immune``, no roll)."""
+MOVE_SEEDS = _table([name == "leechseed" for name in _D.move_names])
+"""Leech Seed: its ``onTryImmunity`` spares Grass types; it seeds the target (through a
+substitute)."""
+_GRASS = _D.type_index["Grass"]
 MOVE_RECHARGE = _table([name == "hyperbeam" for name in _D.move_names])
 MOVE_TWO_TURN = _table([name in ("razorwind", "skullbash", "skyattack", "solarbeam", "dig", "fly")
                         for name in _D.move_names])
@@ -266,6 +299,8 @@ STAT_STAGE = jnp.asarray(np.array(
     [[max(math.floor(s * m), 1) for m in _STAGE_MULT] for s in range(1000)], np.int32))
 #: Showdown's cap of a raised stat.
 MAX_STAT = 999
+#: The stages a raging Pokémon gains when it builds rage (+1 Attack).
+_RAGE_BOOST = jnp.asarray([1, 0, 0, 0, 0, 0, 0], jnp.int32)
 
 
 def check_supported(move_ids: Iterable[str]) -> None:
@@ -286,9 +321,12 @@ def accuracy(move_accuracy: jax.Array, acc_stage: jax.Array, eva_stage: jax.Arra
 
 
 def usable_moves(state: BattleState, side: jax.Array) -> jax.Array:
-    """bool[..., 4]: the move slots of ``side``'s active Pokémon that can be chosen."""
+    """bool[..., 4]: the move slots of ``side``'s active Pokémon that can be chosen (with PP,
+    and not the slot a Disable holds: ``onDisableMove``)."""
     user = state.party[side, 0]
-    return (state.moves[side, user] > 0) & (state.pp[side, user] > 0)
+    disabled = (((state.volatiles[side, user] & jnp.uint32(cond.DISABLE)) > 0)[..., None]
+                & (jnp.arange(4) == state.disable_slot[side, user][..., None]))
+    return (state.moves[side, user] > 0) & (state.pp[side, user] > 0) & ~disabled
 
 
 def recharging(state: BattleState, side: jax.Array) -> jax.Array:
@@ -297,10 +335,10 @@ def recharging(state: BattleState, side: jax.Array) -> jax.Array:
 
 
 def locked(state: BattleState, side: jax.Array) -> jax.Array:
-    """``side``'s active Pokémon is locked into its selected move (recharge, or a charged
-    two-turn move): its only choice is ``move 1`` and it cannot switch."""
+    """``side``'s active Pokémon is locked into its selected move (recharge, a charged
+    two-turn move, Rage): its only choice is ``move 1`` and it cannot switch."""
     v = state.volatiles[side, state.party[side, 0]]
-    return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE)) > 0
+    return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE | cond.RAGE)) > 0
 
 
 def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Array
@@ -357,12 +395,21 @@ def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
     self_target = MOVE_SELF_TARGET[move]
-    is_immune = ~MOVE_IGNORE_IMMUNITY[move] & dmg.immune(MOVE_TYPE[move], state.types[foe, target])
+    is_immune = ((~MOVE_IGNORE_IMMUNITY[move]
+                  & dmg.immune(MOVE_TYPE[move], state.types[foe, target]))
+                 | (MOVE_NEEDS_SLEEP[move] & ((state.status[foe, target] != SLP)
+                                             | cond.has(state, foe, cond.SUBSTITUTE)))
+                 | (MOVE_SEEDS[move] & jnp.any(state.types[foe, target] == _GRASS)))
     acc255 = MOVE_ACCURACY[move]
     sure = (acc255 == 0) | ((MOVE_STATUS[move] == SLP) & recharging(state, foe))
-    acc = accuracy(acc255, state.boosts[side, user, 5],
+    # a raging Pokémon starts from the rage volatile's accuracy and keeps the result
+    raging = cond.has(state, side, cond.RAGE) & (acc255 > 0)
+    acc = accuracy(jnp.where(raging, state.rage_accuracy[side, user], acc255),
+                   state.boosts[side, user, 5],
                    jnp.where(self_target, state.boosts[side, user, 6],
                              state.boosts[foe, target, 6]))
+    state = state.replace(rage_accuracy=state.rage_accuracy.at[side, user].set(
+        jnp.where(raging & ~is_immune, acc, state.rage_accuracy[side, user])))
     rolled = ~is_immune & ~sure
     state, hit = chance(state, rolled, acc + self_target, 256)
     state = state.replace(last_damage=jnp.where(rolled & ~hit, 0, state.last_damage))
@@ -398,14 +445,20 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
         state.base_stats[foe, target, d_stat], stab, dmg.type_modifiers(mtype, target_types),
         crit, screen, MOVE_SELFDESTRUCT[move] & physical)
     state, r = draw(state, when & formula & (pre > 1), dmg.MIN_ROLL, dmg.MAX_ROLL + 1)
+    # Psywave's damageCallback fails (Gen 1's softlock) when (level + level / 2) & 255 < 2
+    level = state.level[side, user]
+    psywave = (fixed == FIXED_PSYWAVE) & (repeat < 0)
+    wave_fails = psywave & (((level + (level >> 1)) & 255) < 2)
+    state, wave = draw(state, when & psywave & ~wave_fails, 1, 3 * level // 2)
     hp = state.hp[foe, target]
     fixed_damage = jnp.select(
-        [fixed == FIXED_LEVEL, fixed == FIXED_HALF_HP, fixed == FIXED_COUNTER],
-        [state.level[side, user], jnp.maximum(hp // 2, 1), 2 * state.last_damage], fixed)
+        [fixed == FIXED_LEVEL, fixed == FIXED_HALF_HP, fixed == FIXED_COUNTER,
+         fixed == FIXED_PSYWAVE],
+        [level, jnp.maximum(hp // 2, 1), 2 * state.last_damage, wave], fixed)
     sub = cond.has(state, foe, cond.SUBSTITUTE)
     raw = jnp.where(repeat >= 0, jnp.where(sub, state.last_damage, repeat),
                     jnp.where(formula, dmg.apply_roll(pre, r), fixed_damage))
-    dealt = when & damaging & ~MOVE_SELF_TARGET[move]
+    dealt = when & damaging & ~MOVE_SELF_TARGET[move] & ~wave_fails
     state, broke = cond.hit_substitute(state, foe, raw, dealt & sub)
     damage = jnp.where(dealt & ~sub, jnp.minimum(raw, hp), 0)
     state = state.replace(hp=state.hp.at[foe, target].add(-damage),
@@ -423,6 +476,10 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
     recoil = jnp.where((basis > 0) & (recoil_num > 0),
                        jnp.maximum(basis * recoil_num // recoil_den, 1), 0)
     state = state.replace(hp=state.hp.at[side, user].set(jnp.maximum(user_hp - recoil, 0)))
+    # the rage volatile's onHit: a raging target hit (not its substitute) by a damaging move
+    # other than Self-Destruct / Explosion gains +1 Attack
+    state, _ = boost(state, foe, _RAGE_BOOST, dealt & ~sub & cond.has(state, foe, cond.RAGE)
+                     & ~MOVE_SELFDESTRUCT[move])
     return state, damage, broke
 
 
@@ -525,8 +582,39 @@ def _transform(state: BattleState, side: jax.Array, when: jax.Array) -> BattleSt
         speed=copy(state.speed, speed))
 
 
+def _conversion(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Gen 1 Conversion's ``onHit``: the user takes the target's types (until it leaves the
+    field)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    return state.replace(types=state.types.at[side, user].set(
+        jnp.where(when, state.types[foe, target], state.types[side, user])))
+
+
+def _disable(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Gen 1 Disable: fails (``onTryHit``) unless the target has a move with PP, and when it
+    is already disabled; its ``onStart`` picks one of the moves with PP (``sample``) and a
+    duration ``random(1, 9)``."""
+    foe = 1 - side
+    target = state.party[foe, 0]
+    with_pp = (state.moves[foe, target] > 0) & (state.pp[foe, target] > 0)
+    ok = when & jnp.any(with_pp) & ~cond.has(state, foe, cond.DISABLE)
+    state, k = draw(state, ok, jnp.sum(with_pp))
+    slot = jnp.argmax(jnp.cumsum(with_pp) == k + 1)
+    state, turns = draw(state, ok, 1, 9)
+    state = cond.add_volatile(state, foe, cond.DISABLE, ok)
+
+    def put(array, value):
+        return array.at[foe, target].set(jnp.where(ok, value, array[foe, target]))
+
+    return state.replace(disable_move=put(state.disable_move, state.moves[foe, target, slot]),
+                         disable_slot=put(state.disable_slot, slot),
+                         disable_turns=put(state.disable_turns, turns))
+
+
 #: The ``lax.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
-_EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform)
+_EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform, _conversion,
+                    _disable)
 
 
 def _execute(state: BattleState, side: jax.Array, move: jax.Array
@@ -563,7 +651,9 @@ def _execute(state: BattleState, side: jax.Array, move: jax.Array
     charged = charged.replace(last_used=charged.last_used.at[side].set(ran),
                               pp=charged.pp.at[side, user, last].set(
                                   jnp.where(mirror, (pp + 1) % 64, pp)))
-    new = select(charging, charged, _run(state, side, ran, ~mirror & (ran != STRUGGLE)))
+    # a locked move (Rage) uses no PP
+    deduct = ~mirror & (ran != STRUGGLE) & ~cond.has(state, side, cond.RAGE)
+    new = select(charging, charged, _run(state, side, ran, deduct))
     return select(mirror & ~copies, state, new), ran
 
 
@@ -594,6 +684,12 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     state, broke = _hits(state, side, move,
                          hit & ((MOVE_FIXED[move] != FIXED_COUNTER) | countered))
 
+    # Rage's self volatile (not when the hit broke a substitute): locked in, accuracy 255
+    rages = hit & (move == RAGE) & ~broke & ~cond.has(state, side, cond.RAGE)
+    state = cond.add_volatile(state, side, cond.RAGE, rages)
+    state = state.replace(rage_accuracy=state.rage_accuracy.at[side, user].set(
+        jnp.where(rages, 255, state.rage_accuracy[side, user])))
+
     # Self-Destruct and Explosion: the user faints whatever happened, unless it broke a
     # substitute
     exploded = MOVE_SELFDESTRUCT[move] & ~broke
@@ -607,6 +703,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     state = state.replace(hp=state.hp.at[side, user].set(
         jnp.where(heals, jnp.minimum(user_hp + maxhp // 2, maxhp), user_hp)))
     state = cond.add_volatile(state, side, MOVE_VOLATILE[move], hit)
+    state = cond.add_volatile(state, foe, cond.LEECH_SEED, reaches & MOVE_SEEDS[move])
 
     # the special onHit effects
     state = jax.lax.switch(MOVE_EFFECT[move], _EFFECT_BRANCHES, state, side, hit)
@@ -628,9 +725,13 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # call each serves both, in Showdown's order)
     primary = sec == 0
     stages = jnp.where(primary, MOVE_BOOSTS[move], MOVE_SECONDARY_BOOSTS[move])
+    # Mist's onTryBoost: a status move of the foe lowers no stage
+    misted = primary & ~self_target & ~(MOVE_POWER[move] > 0) & cond.has(state, foe, cond.MIST)
+    stages = jnp.where(misted, jnp.maximum(stages, 0), stages)
     state, boosted = boost(state, jnp.where(primary & self_target, side, foe), stages,
                            jnp.where(primary, reaches, lucky) & jnp.any(stages != 0))
     state = cond.reapply_status_drops(state, foe, boosted)
+    state = cond.add_volatile(state, side, MOVE_BOOST_VOLATILE[move], primary & boosted)
     status = jnp.where(primary, MOVE_STATUS[move], sec_status)
     sleep_move = primary & (status == SLP)
     state, put_to_sleep = cond.set_status(state, foe, status, jnp.where(primary, reaches, lucky),
@@ -645,6 +746,10 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # Hyper Beam: a recharge turn unless the target fell or its substitute broke
     state = cond.add_volatile(state, side, MUST_RECHARGE, hit & MOVE_RECHARGE[move] & ~broke
                               & (state.hp[foe, target] > 0))
+    # useMoveInner: Self-Destruct, Explosion and Disable build a raging target's rage, hit or
+    # miss
+    state, _ = boost(state, foe, _RAGE_BOOST, (MOVE_SELFDESTRUCT[move] | (move == DISABLE))
+                     & cond.has(state, foe, cond.RAGE))
     # MoveFail: Jump Kick / High Jump Kick crash for 1 HP
     crash = ~hit & MOVE_CRASH[move] & (state.hp[side, user] > 0)
     return cond.self_damage(state, side, 1, crash)

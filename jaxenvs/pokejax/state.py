@@ -36,7 +36,7 @@ STATUSES = ("", "brn", "frz", "par", "psn", "slp", "tox")
 BOOSTS = ("atk", "def", "spa", "spd", "spe", "accuracy", "evasion")
 #: Volatile conditions modelled, by bit of ``volatiles`` (Showdown's volatile ids).
 VOLATILES = ("reflect", "lightscreen", "focusenergy", "mustrecharge", "confusion", "flinch",
-             "substitute", "twoturnmove")
+             "substitute", "twoturnmove", "defensecurl", "minimize", "mist", "residualdmg", "leechseed", "disable", "rage")
 #: Request kinds (``request``): what a side must choose now.
 REQ_NONE, REQ_MOVE, REQ_SWITCH = 0, 1, 2
 #: Showdown's ``'nomove'``: a side's ``last_selected`` before it ever selects a move (one past
@@ -119,6 +119,18 @@ class BattleState:
     """int32[S, T]: the confusion volatile's ``time`` (0 without confusion)."""
     sub_hp: jax.Array
     """int32[S, T]: the substitute volatile's ``hp`` (0 without one)."""
+    disable_move: jax.Array
+    """int32[S, T]: the disable volatile's ``move`` (the disabled move's id; 0 without one)."""
+    disable_slot: jax.Array
+    """int32[S, T]: the disable volatile's ``slotIndex`` (the slot the requests disable)."""
+    disable_turns: jax.Array
+    """int32[S, T]: the disable volatile's ``time`` (``BeforeMove`` counts it down)."""
+    rage_accuracy: jax.Array
+    """int32[S, T]: the rage volatile's ``accuracy`` (Gen 1 keeps a raging Pokémon's last
+    accuracy, evasion-reduced each use; 0 without the volatile)."""
+    toxic_counter: jax.Array
+    """int32[S, T]: the ``residualdmg`` volatile's ``counter`` (Gen 1's Toxic counter, which
+    multiplies poison, burn and Leech Seed damage; 0 without the volatile)."""
     last_move: jax.Array
     """int32[S, T]: ``pokemon.lastMove``, the last move it used (0: none since it came in, or
     since sleep or freeze stopped it), which the foe's Mirror Move copies."""
@@ -221,6 +233,11 @@ def init_state(teams: Sequence[dict[str, Any]] | dict[str, Any], seed: Sequence[
         volatiles=jnp.zeros((2, 6), jnp.uint32),
         confusion_turns=jnp.zeros((2, 6), jnp.int32),
         sub_hp=jnp.zeros((2, 6), jnp.int32),
+        toxic_counter=jnp.zeros((2, 6), jnp.int32),
+        rage_accuracy=jnp.zeros((2, 6), jnp.int32),
+        disable_move=jnp.zeros((2, 6), jnp.int32),
+        disable_slot=jnp.zeros((2, 6), jnp.int32),
+        disable_turns=jnp.zeros((2, 6), jnp.int32),
         last_move=jnp.zeros((2, 6), jnp.int32),
         pp=team["maxpp"],
         party=jnp.tile(jnp.arange(6, dtype=jnp.int32), (2, 1)),
@@ -255,7 +272,8 @@ def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
     fields = {k: np.array(getattr(base, k)) for k in (
         "hp", "fainted", "status", "status_turns", "boosts", "mod_stats", "speed", "pp",
         "party", "pokemon_left", "request", "volatiles", "confusion_turns", "sub_hp", "last_move",
-        "status_self",
+        "status_self", "toxic_counter", "disable_move", "disable_slot", "disable_turns",
+        "rage_accuracy",
         "moves", "maxpp", "stats", "types", "transformed", "base_pp", "form", "last_slot",
         "last_selected")}
     for s, side in enumerate(report["sides"]):
@@ -295,6 +313,13 @@ def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
             fields["volatiles"][s, t] = sum(1 << VOLATILES.index(v) for v in p["volatiles"])
             fields["confusion_turns"][s, t] = (p["volatiles"].get("confusion") or {}).get("time", 0)
             fields["sub_hp"][s, t] = (p["volatiles"].get("substitute") or {}).get("hp", 0)
+            fields["toxic_counter"][s, t] = (p["volatiles"].get("residualdmg") or {}).get(
+                "counter", 0)
+            fields["rage_accuracy"][s, t] = (p["volatiles"].get("rage") or {}).get("accuracy", 0)
+            disable = p["volatiles"].get("disable") or {}
+            fields["disable_move"][s, t] = data.move_index.get(disable.get("move"), 0)
+            fields["disable_slot"][s, t] = disable.get("slotIndex", 0)
+            fields["disable_turns"][s, t] = disable.get("time", 0)
     return base.replace(
         **{k: jnp.asarray(v) for k, v in fields.items()},
         last_damage=jnp.int32(report["last_damage"]),

@@ -96,6 +96,11 @@ def clear_volatile(state: BattleState, side: jax.Array, t: jax.Array) -> BattleS
         volatiles=state.volatiles.at[side, t].set(0),
         confusion_turns=state.confusion_turns.at[side, t].set(0),
         sub_hp=state.sub_hp.at[side, t].set(0),
+        toxic_counter=state.toxic_counter.at[side, t].set(0),
+        rage_accuracy=state.rage_accuracy.at[side, t].set(0),
+        disable_move=state.disable_move.at[side, t].set(0),
+        disable_slot=state.disable_slot.at[side, t].set(0),
+        disable_turns=state.disable_turns.at[side, t].set(0),
         last_move=state.last_move.at[side, t].set(0),
         moves=state.moves.at[side, t].set(state.base_moves[side, t]),
         maxpp=state.maxpp.at[side, t].set(state.base_maxpp[side, t]),
@@ -115,8 +120,11 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     new = state.party[side, pos]
     state = select(state.hp[side, old] > 0, clear_volatile(state, side, old), state)
     party = state.party.at[side, 0].set(new).at[side, pos].set(old)
+    # tox's onSwitchIn: a badly poisoned Pokémon comes in merely poisoned
+    status = state.status[side, new]
     # runSwitch (Gen 1-2): every active Pokémon forgets its last move
     return state.replace(
+        status=state.status.at[side, new].set(jnp.where(status == cond.TOX, cond.PSN, status)),
         last_move=state.last_move.at[jnp.arange(2), party[:, 0]].set(0),
         party=party,
         speed=state.speed.at[side, new].set(state.mod_stats[side, new, 4]),

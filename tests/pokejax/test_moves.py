@@ -71,6 +71,52 @@ FAMILIES = {
         "spearow:mirrormove,drillpeck:80;clefable:mimic,bodyslam,counter:80;"
         "mew:transform,psychic,softboiled:80;tauros:bodyslam,blizzard:80",
         ["-transform", "|Mirror Move|", "|Mimic|"]),
+    "conversion": (
+        "porygon:conversion,triattack,thunderbolt:90;porygon:conversion,psychic,icebeam:90",
+        "gengar:nightshade,hypnosis:80;jolteon:thunderbolt,pinmissile:80;"
+        "exeggutor:psychic,megadrain:80;ditto:transform:90",
+        ["typechange", "[from] move: Conversion", "-transform"]),
+    "disable": (
+        "gengar:disable,nightshade,hypnosis:80;alakazam:disable,psychic,recover:80;"
+        "hypno:disable,psychic,substitute:80",
+        "tauros:bodyslam,hyperbeam,earthquake:80;snorlax:bodyslam,rest:80;"
+        "pidgeot:skyattack,mirrormove:80;golem:earthquake:80",
+        ["|-start|", "|Disable|Earthquake", "|-end|", "-fail"]),
+    "rage": (
+        "primeape:rage,lowkick:80;kangaskhan:rage,bodyslam:80;electrode:explosion,rage:80;"
+        "gengar:disable,nightshade:80;pidgeot:mirrormove,wingattack:80",
+        "tauros:rage,bodyslam:80;jolteon:thunderbolt,doublekick,substitute:80;"
+        "chansey:minimize,doubleteam,seismictoss:80;golem:explosion,rage,sandattack:80",
+        ["|Rage|", "|-boost|", "[from] Rage", "|Explosion|", "evasion", "|Mirror Move|"]),
+    "stat_volatile": (
+        "clefable:defensecurl,minimize,bodyslam:80;meowth:payday,defensecurl:90;"
+        "chansey:minimize,softboiled,seismictoss:80",
+        "snorlax:defensecurl,bodyslam:80;persian:payday,minimize:80;"
+        "gengar:nightshade,minimize:80",
+        ["|Defense Curl|", "|Minimize|", "|Pay Day|", "|-fail|"]),
+    "no_effect": (
+        "magikarp:splash,tackle:90;abra:teleport,psychic:90;persian:roar,slash:80;"
+        "pidgeot:whirlwind,wingattack:80",
+        "arcanine:roar,flamethrower:80;butterfree:whirlwind,psybeam:80;"
+        "kadabra:teleport,psychic:80;gyarados:splash,hydropump:70",
+        ["|-nothing", "|Teleport|", "|Roar|", "|Whirlwind|", "|-miss|"]),
+    "psywave": (
+        "alakazam:psywave,recover:100;hypno:psywave,substitute:60;drowzee:psywave:1",
+        "starmie:psywave,recover:80;gengar:psywave,substitute:90;mrmime:psywave,counter:40",
+        ["|Psywave|", "Substitute", "softlocks"]),
+    "mist_dreameater": (
+        "articuno:mist,icebeam,agility:80;hypno:dreameater,hypnosis,substitute:80;"
+        "gengar:dreameater,hypnosis,nightshade:80",
+        "jynx:lovelykiss,dreameater,mist:80;cloyster:mist,aurorabeam,supersonic:80;"
+        "arbok:glare,screech,acid:80;persian:growl,leer,bubblebeam:80",
+        ["move: Mist", "|Dream Eater|", "-immune", "[from] drain"]),
+    "toxic_leechseed": (
+        "venusaur:leechseed,toxic,rest:80;tangela:leechseed,toxic,growth:80;"
+        "muk:toxic,rest,sludge:80;charizard:leechseed,flamethrower,rest:80",
+        "snorlax:rest,bodyslam,toxic:80;jolteon:toxic,leechseed,thunderbolt:80;"
+        "exeggutor:leechseed,rest,psychic:80;arcanine:flamethrower,rest,toxic:80",
+        ["|tox", "|-start|", "Leech Seed", "[from] Leech Seed", "-immune",
+         "Leech Seed's damage is affected by Toxic's counter"]),
 }
 BATTLES = 6
 
