@@ -10,12 +10,15 @@ Showdown does, only ``when`` asked:
   Speed / Attack.
 * ``before_move``: the ``BeforeMove`` handlers in Showdown's priority order, each stopping the
   move: freeze (12; never thaws by itself in Gen 1), sleep (10; the counter drops, and the turn
-  is lost even on waking; both clear the last move), flinch (8), recharge (7; it ends),
+  is lost even on waking; both clear the last move), partially trapped (9), flinch (8),
+  recharge (7; it ends),
   Disable (6; its counter drops and it ends at 0, otherwise it stops the disabled move),
   confusion (3; the counter drops, confusion ends at 0, otherwise ``randomChance(128, 256)``
   not to hit itself with a typeless 40-power physical hit, ``self_damage``), full paralysis
   (2; ``randomChance(63, 256)``); the self-hit and full paralysis also drop a charged two-turn
-  move.
+  move, a Thrash lock, Bide and a trapping lock (the self-hit ends Dig / Fly's invulnerability
+  too); last (0), a trapping lock on a Pokémon no longer there ends (Bide's handler, also 0,
+  is ``moves._bide``).
 * ``self_damage`` (Gen 1's ``directDamage`` for confusion and a Jump Kick crash: behind a
   substitute, the foe's substitute takes it) and ``hit_substitute``.
 * ``after_move_self`` (``AfterMoveSelf``): the Toxic counter (``residualdmg``, 100) counts a
@@ -26,6 +29,12 @@ Showdown does, only ``when`` asked:
   through Rest until the Pokémon leaves the field.
 * ``add_confusion`` (its ``onStart``: ``random(2, 6)`` moves), ``add_flinch`` (its ``onStart``
   cancels a pending recharge; it lasts to the end of the turn).
+* Partial trapping (``partialtrappinglock`` on the user, ``partiallytrapped`` on the target,
+  ``fakepartiallytrapped`` on both after the last turn): ``residual`` (the Residual event counts
+  every volatile with a duration down, shuffling tied handlers: one draw per extra handler of
+  equal holder speed), ``end_turn_traps`` (Gen 1 ``endTurn``: a lock, trap or fake trap whose
+  counterpart is gone ends), ``disable_move_event`` (the turn's ``DisableMove`` handlers tied on
+  priority are shuffled) and ``maybe_locked`` (what the requests offer).
 """
 
 from __future__ import annotations
@@ -40,7 +49,10 @@ BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
                                 for s in ("brn", "frz", "par", "psn", "slp", "tox"))
 (REFLECT, LIGHT_SCREEN, FOCUS_ENERGY, MUST_RECHARGE, CONFUSION, FLINCH, SUBSTITUTE,
  TWO_TURN_MOVE, DEFENSE_CURL, MINIMIZE, MIST, RESIDUAL_DMG, LEECH_SEED, DISABLE,
- RAGE) = (1 << VOLATILES.index(v) for v in VOLATILES)
+ RAGE, LOCKED_MOVE, INVULNERABILITY, BIDE, TRAP_LOCK, TRAPPED,
+ FAKE_TRAPPED) = (1 << VOLATILES.index(v) for v in VOLATILES)
+#: The volatiles with a ``duration`` (counted down by the Residual event).
+_TIMED = (FLINCH, TRAP_LOCK, TRAPPED, FAKE_TRAPPED)
 #: Showdown's gen1 type chart makes Poison types immune to poison (``psn: 3``), no other type
 #: to any status.
 _POISON = gen1().type_index["Poison"]
@@ -143,6 +155,154 @@ def add_confusion(state: BattleState, side: jax.Array, when: jax.Array) -> Battl
     return state.replace(confusion_turns=_set(state.confusion_turns, (side, t), turns, ok))
 
 
+def end_lock(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``removeVolatile('lockedmove')``: the Thrash / Petal Dance lock ends."""
+    t = state.party[side, 0]
+    state = remove_volatile(state, side, LOCKED_MOVE, when)
+    return state.replace(lock_turns=_set(state.lock_turns, (side, t), 0, when),
+                         lock_accuracy=_set(state.lock_accuracy, (side, t), 0, when))
+
+
+def end_bide(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``removeVolatile('bide')``."""
+    t = state.party[side, 0]
+    state = remove_volatile(state, side, BIDE, when)
+    return state.replace(bide_damage=_set(state.bide_damage, (side, t), 0, when),
+                         bide_turns=_set(state.bide_turns, (side, t), 0, when))
+
+
+def end_trap_lock(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``partialtrappinglock`` ends (removed or deleted: it has no End handler)."""
+    t = state.party[side, 0]
+    when = when & has(state, side, TRAP_LOCK)
+    state = remove_volatile(state, side, TRAP_LOCK, when)
+    return state.replace(trap_turns=_set(state.trap_turns, (side, t), 0, when),
+                         trap_total=_set(state.trap_total, (side, t), 0, when),
+                         trap_damage=_set(state.trap_damage, (side, t), 0, when),
+                         trap_target=_set(state.trap_target, (side, t), 0, when))
+
+
+def end_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``partiallytrapped`` ends."""
+    t = state.party[side, 0]
+    when = when & has(state, side, TRAPPED)
+    state = remove_volatile(state, side, TRAPPED, when)
+    return state.replace(
+        trapped_turns=_set(state.trapped_turns, (side, t), 0, when),
+        trapped_by=_set(state.trapped_by, (side, t), 0, when),
+        trapped_maybe_locked=_set(state.trapped_maybe_locked, (side, t), False, when))
+
+
+def end_fake_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``fakepartiallytrapped`` ends."""
+    t = state.party[side, 0]
+    state = remove_volatile(state, side, FAKE_TRAPPED, when)
+    return state.replace(fake_trap_turns=_set(state.fake_trap_turns, (side, t), 0, when))
+
+
+def add_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``addVolatile('partiallytrapped')`` on ``side``'s standing active Pokémon by the foe's:
+    2 residuals (its onRestart only resets that, keeping the source and ``maybeLocked``)."""
+    t = state.party[side, 0]
+    when = when & (state.hp[side, t] > 0)
+    new = when & ~has(state, side, TRAPPED)
+    state = add_volatile(state, side, TRAPPED, when)
+    return state.replace(
+        trapped_turns=_set(state.trapped_turns, (side, t), 2, when),
+        trapped_by=_set(state.trapped_by, (side, t), state.party[1 - side, 0], new),
+        trapped_maybe_locked=_set(state.trapped_maybe_locked, (side, t), False, new))
+
+
+def add_fake_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """``addVolatile('fakepartiallytrapped')`` (2 residuals; nothing if already there)."""
+    t = state.party[side, 0]
+    new = when & (state.hp[side, t] > 0) & ~has(state, side, FAKE_TRAPPED)
+    state = add_volatile(state, side, FAKE_TRAPPED, new)
+    return state.replace(fake_trap_turns=_set(state.fake_trap_turns, (side, t), 2, new))
+
+
+def maybe_locked(state: BattleState) -> jax.Array:
+    """bool[2]: ``pokemon.maybeLocked`` after the turn's ``DisableMove`` handlers, in their
+    order: partially trapped with ``maybeLocked`` and fake-trapped (priority 1) set it, sleep
+    and freeze (priority 0, a status) clear it, then a trapping lock from its third turn sets it
+    and Bide clears it."""
+    sides = jnp.arange(2)
+    t = state.party[:, 0]
+    status = state.status[sides, t]
+    m = (has(state, sides, TRAPPED) & state.trapped_maybe_locked[sides, t]) | has(
+        state, sides, FAKE_TRAPPED)
+    m = m & (status != SLP) & (status != FRZ)
+    m = m | (has(state, sides, TRAP_LOCK)
+             & (state.trap_total[sides, t] - state.trap_turns[sides, t] > 1))
+    return m & ~has(state, sides, BIDE)
+
+
+def _shuffle_draws(state: BattleState, n: jax.Array, most: int) -> BattleState:
+    """The draws of ``prng.shuffle`` over ``n`` tied handlers (``n - 1``; at most ``most``)."""
+    for k in range(most):
+        state, _ = draw(state, k < n - 1, 0, 2)
+    return state
+
+
+def _count(state: BattleState, side: int, volatiles: int) -> jax.Array:
+    v = state.volatiles[side, state.party[side, 0]] & jnp.uint32(volatiles)
+    return jax.lax.population_count(v).astype(jnp.int32)
+
+
+def disable_move_event(state: BattleState) -> BattleState:
+    """The draws of each active Pokémon's ``DisableMove`` event at the start of a turn: its
+    handlers tied on priority are shuffled (partially and fake-trapped at 1; a trapping lock,
+    Disable and Bide at 0)."""
+    for side in range(2):
+        state = _shuffle_draws(state, _count(state, side, TRAPPED | FAKE_TRAPPED), 1)
+        state = _shuffle_draws(state, _count(state, side, TRAP_LOCK | DISABLE | BIDE), 2)
+    return state
+
+
+def residual(state: BattleState) -> BattleState:
+    """The Residual event (after ``updateSpeed``): the handlers of the volatiles with a
+    duration (flinch, the trapping ones) are sorted by their holder's cached speed, tied ones
+    shuffled; each counts its duration down and ends at 0."""
+    sides = jnp.arange(2)
+    t = state.party[:, 0]
+    n0, n1 = _count(state, 0, sum(_TIMED)), _count(state, 1, sum(_TIMED))
+    tied = state.speed[0, t[0]] == state.speed[1, t[1]]
+    state = _shuffle_draws(state, jnp.where(tied, n0 + n1, n0), 7)
+    state = _shuffle_draws(state, jnp.where(tied, 0, n1), 3)
+    for side in range(2):
+        state = remove_volatile(state, side, FLINCH, True)
+    lock = state.trap_turns[sides, t] - 1
+    trapped = state.trapped_turns[sides, t] - 1
+    fake = state.fake_trap_turns[sides, t] - 1
+    state = state.replace(
+        trap_turns=state.trap_turns.at[sides, t].set(jnp.maximum(lock, 0)),
+        trapped_turns=state.trapped_turns.at[sides, t].set(jnp.maximum(trapped, 0)),
+        fake_trap_turns=state.fake_trap_turns.at[sides, t].set(jnp.maximum(fake, 0)))
+    for side in range(2):
+        state = end_trap_lock(state, side, lock[side] == 0)
+        state = end_trapped(state, side, trapped[side] == 0)
+        state = end_fake_trapped(state, side, has(state, side, FAKE_TRAPPED) & (fake[side] == 0))
+    return state
+
+
+def end_turn_traps(state: BattleState) -> BattleState:
+    """Gen 1 ``endTurn``, for each active Pokémon in turn: a trapping lock whose target fell or
+    is no longer trapped ends, so does a partial trap whose source no longer holds its lock (or
+    fell), and a fake trap whose counterpart has none."""
+    for side in range(2):
+        foe = 1 - side
+        f = state.party[foe, 0]
+        t = state.party[side, 0]
+        foe_up = state.hp[foe, f] > 0
+        state = end_trap_lock(state, side, ~(foe_up & (state.trap_target[side, t] == f)
+                                             & has(state, foe, TRAPPED)))
+        state = end_trapped(state, side, ~(foe_up & (state.trapped_by[side, t] == f)
+                                           & has(state, foe, TRAP_LOCK)))
+        state = end_fake_trapped(state, side, has(state, side, FAKE_TRAPPED)
+                                 & ~(foe_up & has(state, foe, FAKE_TRAPPED)))
+    return state
+
+
 def add_flinch(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     """``addVolatile('flinch')``: its ``onStart`` removes a pending recharge."""
     t = state.party[side, 0]
@@ -168,6 +328,8 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
                                             state.status_turns[side, t] - 1, asleep),
                           last_move=_set(state.last_move, (side, t), 0, frozen | asleep))
     cant = frozen | asleep
+    # partially trapped (9): the move is lost
+    cant = cant | has(state, side, TRAPPED)
     flinched = ~cant & has(state, side, FLINCH)
     cant = cant | flinched
     recharge = ~cant & has(state, side, MUST_RECHARGE)
@@ -201,8 +363,16 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
     cant = cant | hurts
 
     state, paralyzed = chance(state, ~cant & (status == PAR), FULL_PARALYSIS, 256)
-    # a confusion self-hit or full paralysis also ends a charged two-turn move
+    # a confusion self-hit or full paralysis also ends a charged two-turn move and a Thrash /
+    # Petal Dance lock; only the self-hit ends Dig / Fly's invulnerability
     state = remove_volatile(state, side, TWO_TURN_MOVE, hurts | paralyzed)
+    state = remove_volatile(state, side, INVULNERABILITY, hurts)
+    state = end_lock(state, side, hurts | paralyzed)
+    state = end_bide(state, side, hurts | paralyzed)
+    state = end_trap_lock(state, side, hurts | paralyzed)
+    # partialtrappinglock (0): it ends if the foe is no longer the Pokémon it holds
+    state = end_trap_lock(state, side, ~cant & ~paralyzed & has(state, side, TRAP_LOCK)
+                          & (state.party[1 - side, 0] != state.trap_target[side, t]))
     return state, cant | paralyzed, hurts & (state.hp[side, t] == 0)
 
 

@@ -28,8 +28,8 @@ import numpy as np
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax import turn
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (BOOSTS, NO_MOVE, NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE,
-                                   REQ_SWITCH, STATUSES, TIE, VOLATILES, BattleState,
+from jaxenvs.pokejax.state import (BOOSTS, NO_WINNER, P1, P2, PSEUDO_MOVES, REQ_MOVE,
+                                   REQ_NONE, REQ_SWITCH, STATUSES, TIE, VOLATILES, BattleState,
                                    init_state)
 
 _STAT_KEYS = ("atk", "def", "spa", "spd", "spe")
@@ -61,7 +61,7 @@ def initial_state(seed: Sequence[int], packed: Sequence[str]) -> BattleState:
 
 
 def _move_name(move: int) -> str:
-    return "nomove" if move == NO_MOVE else gen1().move_names[move]
+    return PSEUDO_MOVES.get(move) or gen1().move_names[move]
 
 
 def compare(state: BattleState, report: dict[str, Any], rng_calls: int,
@@ -131,6 +131,27 @@ def _compare(s: SimpleNamespace, report: dict[str, Any], rng_calls: int,
                   (p["volatiles"].get("residualdmg") or {}).get("counter", 0))
             check(f"{who} rage accuracy", int(s.rage_accuracy[k][t]),
                   (p["volatiles"].get("rage") or {}).get("accuracy", 0))
+            foe_id = report["sides"][1 - k]["id"]
+            trap = p["volatiles"].get("partialtrappinglock") or {}
+            check(f"{who} trap lock", (int(s.trap_turns[k][t]), int(s.trap_total[k][t]),
+                                       int(s.trap_damage[k][t]),
+                                       f"{foe_id}:{s.trap_target[k][t]}" if trap else None),
+                  (trap.get("duration", 0), trap.get("totalDuration", 0), trap.get("damage", 0),
+                   trap.get("locked")))
+            trapped = p["volatiles"].get("partiallytrapped") or {}
+            check(f"{who} trapped", (int(s.trapped_turns[k][t]),
+                                     bool(s.trapped_maybe_locked[k][t]),
+                                     f"{foe_id}:{s.trapped_by[k][t]}" if trapped else None),
+                  (trapped.get("duration", 0), bool(trapped.get("maybeLocked")),
+                   trapped.get("source")))
+            check(f"{who} fake trap", int(s.fake_trap_turns[k][t]),
+                  (p["volatiles"].get("fakepartiallytrapped") or {}).get("duration", 0))
+            bide = p["volatiles"].get("bide") or {}
+            check(f"{who} bide", (int(s.bide_damage[k][t]), int(s.bide_turns[k][t])),
+                  (bide.get("damage", 0), bide.get("time", 0)))
+            lock = p["volatiles"].get("lockedmove") or {}
+            check(f"{who} locked move", (int(s.lock_turns[k][t]), int(s.lock_accuracy[k][t])),
+                  (lock.get("time", 0), lock.get("accuracy", 0)))
             disable = p["volatiles"].get("disable") or {}
             check(f"{who} disable", (_move_name(int(s.disable_move[k][t])) or None,
                                      int(s.disable_slot[k][t]), int(s.disable_turns[k][t])),

@@ -4,31 +4,42 @@
 active Pokémon against the foe's active Pokémon (or itself), in Showdown's order:
 
 1. ``BeforeMove`` (``conditions.before_move``): freeze, sleep, flinch, recharge, confusion (its
-   self-hit), full paralysis; a cancelled move uses no PP;
+   self-hit), full paralysis; a cancelled move uses no PP, and so does ``cannotmove`` (the
+   selection Haze leaves to a side whose Pokémon it thawed or woke), which skips BeforeMove;
 2. Mirror Move's own part (it runs the foe's last move, or fails); a two-turn move's charging
-   turn (no PP) ends here;
-3. PP deduction from ``side.lastSelectedMoveSlot``; the side's and the Pokémon's last move;
-   most moves zero Gen 1's ``lastDamage``;
-4. ``tryMoveHit``: the immunity check, the Gen 1 accuracy roll (0-255 scale with the 1/256
-   miss; none for a sleep move against a Pokémon that must recharge), then the multi-hit count
-   (``sample([2, 2, 2, 3, 3, 3, 4, 5])`` for 2-5 hits);
+   turn (no PP; Dig / Fly put the user out of reach) ends here;
+3. PP deduction from ``side.lastSelectedMoveSlot`` (none for a locked move); the side's and
+   the Pokémon's last move; most moves zero Gen 1's ``lastDamage``;
+4. ``tryMoveHit``: Thrash / Petal Dance's lock (``random(2, 4)`` more uses, then confusion),
+   the checks that fail without a roll (a target out of reach, type immunity, a faster
+   target of a one-hit KO move), the Gen 1 accuracy roll (0-255 scale with the 1/256 miss;
+   none for a sleep move against a Pokémon that must recharge; Rage and Thrash keep theirs),
+   then the multi-hit count (``sample([2, 2, 2, 3, 3, 3, 4, 5])`` for 2-5 hits);
 5. ``moveHit`` once per hit: the damage (``damage.py``: crit roll, formula, random factor; or
-   fixed damage, Counter's twice the last damage; later hits repeat the first's), drain and
-   recoil, or a substitute taking it;
+   fixed damage, Counter's twice the last damage, a one-hit KO's 65535; later hits repeat the
+   first's), drain and recoil, or a substitute taking it;
 6. Self-Destruct's faint, healing, screens and Focus Energy, the special ``onHit`` effects
-   (``lax.switch`` over ``MOVE_EFFECT``: Rest, Substitute, Mimic, Transform);
+   (``lax.switch`` over ``MOVE_EFFECT``: Rest, Substitute, Mimic, Transform, Conversion,
+   Disable, Haze);
 7. a chance secondary (stat drop, status, flinch or confusion), then stat stages (``boost``,
    with Gen 1's stat recomputation, the 999 / 1 limits and the re-applied status drops), a
    status (``conditions.set_status``, with the clauses) or confusion, as the move's effect or
    the secondary's; a frozen target's thaw after a move with a burn secondary, Hyper Beam's
-   recharge; a missed (or blocked) Jump Kick / High Jump Kick costs its user 1 HP;
+   recharge; a missed (or blocked) Jump Kick / High Jump Kick costs its user 1 HP; a spent
+   Thrash lock ends (``AfterMove``);
 8. ``AfterMoveSelf`` (``conditions.after_move_self``): the Toxic counter, waking up, burn /
    poison damage, Leech Seed.
 
-Supported: ``SUPPORTED`` (151 of Gen 1's 165 moves, every one of the ``gen1randombattle``
-pool). Not yet: Haze (with its ``cannotmove`` action), the trapping moves (Wrap, Bind, Clamp,
-Fire Spin), OHKO moves, Bide, Thrash / Petal Dance, Metronome and Dig / Fly;
-``check_supported`` names them (the env and tests only build teams of supported moves).
+Bide stores damage in its own BeforeMove handler (the last one), which cancels the move each
+turn and deals twice the stored damage on the last. The trapping moves (Wrap, Bind, Clamp, Fire
+Spin) put ``partialtrappinglock`` on the user (2-5 residuals, the first hit's damage repeated
+without a roll) and ``partiallytrapped`` on the target (which loses its moves, or selects
+``cannotmove``); their residual counts, end-of-turn clean-up, ``maybeLocked`` requests and the
+draws of their tied event handlers are in ``conditions`` and ``turn``. Metronome (``sample`` of
+163 moves) and Mirror Move run the called move through the same path, chained up to
+``MAX_CALLS`` deep.
+
+Supported: ``SUPPORTED``, all 165 Gen 1 moves; ``check_supported`` names any other id.
 """
 
 from __future__ import annotations
@@ -43,8 +54,8 @@ import numpy as np
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (BOOSTS, NO_MOVE, STATUSES, VOLATILES, BattleState, chance,
-                                   draw, max_pp, select)
+from jaxenvs.pokejax.state import (BOOSTS, CANNOT_MOVE, NO_MOVE, STATUSES, VOLATILES,
+                                   BattleState, chance, draw, max_pp, select)
 
 #: Showdown move ids whose whole behaviour the engine reproduces. Their effects are mostly data
 #: (the tables below, read from ``gen1.json``): damage (plain, fixed, level-based, half HP),
@@ -112,14 +123,39 @@ SUPPORTED: frozenset[str] = frozenset((
     # disabling one of the foe's moves
     "disable",
     # locked in, building rage
-    "rage"))
+    "rage",
+    # stat stages, statuses and most volatiles cleared on both sides
+    "haze",
+    # one-hit KO (65535 damage), failing against a faster target
+    "fissure", "horndrill", "guillotine",
+    # locked in for 2-3 more uses, then confused
+    "thrash", "petaldance",
+    # a charging turn out of reach, then the hit
+    "dig", "fly",
+    # the last damage stored for 2-3 turns, then dealt back twice
+    "bide",
+    # partial trapping: the target cannot move while the user repeats the first hit's damage
+    "wrap", "bind", "clamp", "firespin",
+    # a random move
+    "metronome"))
+#: The moves Metronome picks from (``sample``): those with the metronome flag, in id order.
+_METRONOME_MOVES = jnp.asarray([m["num"] for m in gen1().raw["moves"]
+                                if m["flags"].get("metronome")
+                                and m.get("isNonstandard") in (None, "Unobtainable")])
+#: The deepest chain of calling moves ``_execute`` follows (each further Mirror Move after a
+#: Metronome has a 1 in 163 chance).
+MAX_CALLS = 4
 #: Struggle's move id: used when the active Pokémon has no move with PP left.
 STRUGGLE = gen1().move_index["struggle"]
 COUNTER = gen1().move_index["counter"]
 MIRROR_MOVE = gen1().move_index["mirrormove"]
 FISSURE = gen1().move_index["fissure"]
 RAGE = gen1().move_index["rage"]
+BIDE = gen1().move_index["bide"]
+METRONOME = gen1().move_index["metronome"]
 DISABLE = gen1().move_index["disable"]
+#: ``getDamage`` of a one-hit KO move (capped at the target's HP, not a substitute's).
+OHKO_DAMAGE = 65535
 #: ``MOVE_FIXED`` codes besides a fixed amount (Counter: twice ``last_damage``; Psywave:
 #: ``random(1, trunc(1.5 * level))``).
 FIXED_LEVEL, FIXED_HALF_HP, FIXED_COUNTER, FIXED_PSYWAVE = -1, -2, -3, -4
@@ -133,7 +169,8 @@ KEEP_LAST_DAMAGE = frozenset((
 #: ``MOVE_HITS`` code for 2-5 hits.
 HITS_2_TO_5 = 0
 #: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``lax.switch`` in ``use_move``.
-EFFECTS = ("none", "rest", "substitute", "mimic", "transform", "conversion", "disable")
+EFFECTS = ("none", "rest", "substitute", "mimic", "transform", "conversion", "disable",
+           "haze")
 _D = gen1()
 
 
@@ -158,6 +195,7 @@ def _move_tables() -> dict[str, np.ndarray]:
         k = m["num"]
         damage = m.get("damage")
         t["fixed"][k] = (FIXED_LEVEL if damage == "level" else damage if damage else
+                         OHKO_DAMAGE if m.get("ohko") else
                          FIXED_HALF_HP if name == "superfang" else
                          FIXED_COUNTER if name == "counter" else
                          FIXED_PSYWAVE if name == "psywave" else 0)
@@ -209,10 +247,11 @@ _T = _move_tables()
 
 
 def _table(values, nomove=0) -> jax.Array:
-    """A per-move table with one more row, ``NO_MOVE``: the typeless 102-power special move
-    with accuracy 81/256 (of 100) a thawed Pokémon uses when its side never selected a move."""
+    """A per-move table with two more rows: ``NO_MOVE``, the typeless 102-power special move
+    with accuracy 81/256 (of 100) a thawed Pokémon uses when its side never selected a move,
+    and ``CANNOT_MOVE`` (the same values: it never runs, only its priority 0 is read)."""
     values = np.asarray(values)
-    return jnp.asarray(np.concatenate([values, np.full((1,) + values.shape[1:], nomove,
+    return jnp.asarray(np.concatenate([values, np.full((2,) + values.shape[1:], nomove,
                                                        values.dtype)]))
 
 
@@ -237,9 +276,9 @@ MOVE_BOOSTS = _table(_T["boosts"])
 MOVE_SECONDARY_CHANCE = _table(_T["secondary_chance"])
 """The secondary's ``randomChance(x, 256)`` numerator (0: no secondary)."""
 MOVE_SECONDARY_BOOSTS = _table(_T["secondary_boosts"])
-MOVE_RECOIL = _table(_T["recoil"], 1).at[-1, 0].set(0)
+MOVE_RECOIL = _table(_T["recoil"], 1).at[NO_MOVE:, 0].set(0)
 """(numerator, denominator) of the damage dealt taken as recoil ((0, 1): none)."""
-MOVE_DRAIN = _table(_T["drain"], 1).at[-1, 0].set(0)
+MOVE_DRAIN = _table(_T["drain"], 1).at[NO_MOVE:, 0].set(0)
 MOVE_STATUS = _table(_T["status"])
 """Status the move inflicts as its effect (``STATUSES`` index; 0: none)."""
 MOVE_SECONDARY_STATUS = _table(_T["secondary_status"])
@@ -272,9 +311,22 @@ MOVE_SEEDS = _table([name == "leechseed" for name in _D.move_names])
 substitute)."""
 _GRASS = _D.type_index["Grass"]
 MOVE_RECHARGE = _table([name == "hyperbeam" for name in _D.move_names])
+MOVE_OHKO = _table([name in ("fissure", "horndrill", "guillotine") for name in _D.move_names])
+"""Fissure, Horn Drill, Guillotine: ``tryMoveHit`` fails (no roll) against a target with a
+higher modified Speed."""
+MOVE_DAMAGING = _table([p > 0 for p in _D.move_base_power], True) | MOVE_OHKO
+"""The move deals damage (base power, or a one-hit KO; the others are status moves)."""
+MOVE_LOCKS = _table([name in ("thrash", "petaldance") for name in _D.move_names])
+"""Thrash / Petal Dance: the ``lockedmove`` volatile (``self.volatileStatus``)."""
+MOVE_TRAPS = _table([name in ("wrap", "bind", "clamp", "firespin") for name in _D.move_names])
+"""Partial trapping: ``partiallytrapped`` on the target, ``partialtrappinglock`` on the user."""
+_NORMAL, _GHOST = _D.type_index["Normal"], _D.type_index["Ghost"]
 MOVE_TWO_TURN = _table([name in ("razorwind", "skullbash", "skyattack", "solarbeam", "dig", "fly")
                         for name in _D.move_names])
 """Charges a turn first (``twoturnmove``), then is locked in and hits."""
+MOVE_INVULNERABLE = _table([name in ("dig", "fly") for name in _D.move_names])
+"""Dig / Fly: the charging user is out of reach (``invulnerability``) until the move runs."""
+MOVE_REACHES_INVULNERABLE = _table([name in ("swift", "transform") for name in _D.move_names])
 MOVE_SUB_BLOCKED = _table(_T["sub_blocked"])
 """A status move a substitute stops (poison, stat drops, confusion)."""
 MOVE_KEEPS_LAST_DAMAGE = _table([name in KEEP_LAST_DAMAGE for name in _D.move_names])
@@ -336,9 +388,11 @@ def recharging(state: BattleState, side: jax.Array) -> jax.Array:
 
 def locked(state: BattleState, side: jax.Array) -> jax.Array:
     """``side``'s active Pokémon is locked into its selected move (recharge, a charged
-    two-turn move, Rage): its only choice is ``move 1`` and it cannot switch."""
+    two-turn move, Rage, Thrash / Petal Dance): its only choice is ``move 1`` and it cannot
+    switch."""
     v = state.volatiles[side, state.party[side, 0]]
-    return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE | cond.RAGE)) > 0
+    return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE | cond.RAGE
+                           | cond.LOCKED_MOVE)) > 0
 
 
 def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Array
@@ -395,24 +449,42 @@ def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
     self_target = MOVE_SELF_TARGET[move]
-    is_immune = ((~MOVE_IGNORE_IMMUNITY[move]
-                  & dmg.immune(MOVE_TYPE[move], state.types[foe, target]))
+    # the Invulnerability event (Dig / Fly), then the type immunity, Dream Eater's and Leech
+    # Seed's onTryImmunity, the one-hit KO Speed check: all fail without a roll
+    out_of_reach = (cond.has(state, foe, cond.INVULNERABILITY) & ~self_target
+                    & ~MOVE_REACHES_INVULNERABLE[move])
+    is_immune = (out_of_reach
+                 | (~MOVE_IGNORE_IMMUNITY[move]
+                    & dmg.immune(MOVE_TYPE[move], state.types[foe, target]))
                  | (MOVE_NEEDS_SLEEP[move] & ((state.status[foe, target] != SLP)
                                              | cond.has(state, foe, cond.SUBSTITUTE)))
-                 | (MOVE_SEEDS[move] & jnp.any(state.types[foe, target] == _GRASS)))
+                 | (MOVE_SEEDS[move] & jnp.any(state.types[foe, target] == _GRASS))
+                 | (MOVE_OHKO[move] & (state.mod_stats[foe, target, 4]
+                                       > state.mod_stats[side, user, 4])))
     acc255 = MOVE_ACCURACY[move]
     sure = (acc255 == 0) | ((MOVE_STATUS[move] == SLP) & recharging(state, foe))
-    # a raging Pokémon starts from the rage volatile's accuracy and keeps the result
+    # a raging or thrashing Pokémon starts from its volatile's accuracy (Rage's first) and
+    # keeps the result in both
     raging = cond.has(state, side, cond.RAGE) & (acc255 > 0)
-    acc = accuracy(jnp.where(raging, state.rage_accuracy[side, user], acc255),
+    thrashing = cond.has(state, side, cond.LOCKED_MOVE) & (acc255 > 0)
+    acc = accuracy(jnp.where(raging, state.rage_accuracy[side, user],
+                             jnp.where(thrashing, state.lock_accuracy[side, user], acc255)),
                    state.boosts[side, user, 5],
                    jnp.where(self_target, state.boosts[side, user, 6],
                              state.boosts[foe, target, 6]))
-    state = state.replace(rage_accuracy=state.rage_accuracy.at[side, user].set(
-        jnp.where(raging & ~is_immune, acc, state.rage_accuracy[side, user])))
+    state = state.replace(
+        rage_accuracy=state.rage_accuracy.at[side, user].set(
+            jnp.where(raging & ~is_immune, acc, state.rage_accuracy[side, user])),
+        lock_accuracy=state.lock_accuracy.at[side, user].set(
+            jnp.where(thrashing & ~is_immune, acc, state.lock_accuracy[side, user])))
+    # partiallytrapped's onAccuracy: the trapper's moves never miss it
+    sure = sure | (~self_target & cond.has(state, foe, cond.TRAPPED)
+                   & (state.trapped_by[foe, target] == user))
     rolled = ~is_immune & ~sure
     state, hit = chance(state, rolled, acc + self_target, 256)
     state = state.replace(last_damage=jnp.where(rolled & ~hit, 0, state.last_damage))
+    # a miss deletes a trapping lock
+    state = cond.end_trap_lock(state, side, rolled & ~hit)
     return state, ~is_immune & (hit | sure)
 
 
@@ -429,8 +501,13 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
     mtype = MOVE_TYPE[move]
     target_types = state.types[foe, target]
     fixed = MOVE_FIXED[move]
-    damaging = MOVE_POWER[move] > 0
-    formula = damaging & (fixed == 0) & (repeat < 0)
+    damaging = MOVE_DAMAGING[move]
+    # getDamage: a Normal trapping move does nothing to a Ghost; a trapping lock repeats its
+    # first hit's damage on the Pokémon it holds
+    ghost_wrap = MOVE_TRAPS[move] & (mtype == _NORMAL) & jnp.any(target_types == _GHOST)
+    repeating = (cond.has(state, side, cond.TRAP_LOCK)
+                 & (state.trap_target[side, user] == target))
+    formula = damaging & (fixed == 0) & (repeat < 0) & ~ghost_wrap & ~repeating
     rate = dmg.crit_chance(state.base_spe[side, user], cond.has(state, side, cond.FOCUS_ENERGY),
                            MOVE_CRIT_RATIO[move])
     state, crit = chance(state, when & formula & (rate > 0), rate, 256)
@@ -458,6 +535,7 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
     sub = cond.has(state, foe, cond.SUBSTITUTE)
     raw = jnp.where(repeat >= 0, jnp.where(sub, state.last_damage, repeat),
                     jnp.where(formula, dmg.apply_roll(pre, r), fixed_damage))
+    raw = jnp.where(ghost_wrap, 0, jnp.where(repeating, state.trap_damage[side, user], raw))
     dealt = when & damaging & ~MOVE_SELF_TARGET[move] & ~wave_fails
     state, broke = cond.hit_substitute(state, foe, raw, dealt & sub)
     damage = jnp.where(dealt & ~sub, jnp.minimum(raw, hp), 0)
@@ -533,6 +611,8 @@ def _substitute(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     hp, maxhp = state.hp[side, t], state.maxhp[side, t]
     ok = when & ~cond.has(state, side, cond.SUBSTITUTE) & (4 * hp >= maxhp)
     state = cond.add_volatile(state, side, cond.SUBSTITUTE, ok)
+    # its onStart frees the user from a partial trap
+    state = cond.end_trapped(state, side, ok)
     cost = jnp.where(ok & (maxhp > 3), jnp.minimum(maxhp // 4, hp), 0)
     return state.replace(sub_hp=state.sub_hp.at[side, t].set(
         jnp.where(ok, maxhp // 4 + 1, state.sub_hp[side, t])),
@@ -612,49 +692,131 @@ def _disable(state: BattleState, side: jax.Array, when: jax.Array) -> BattleStat
                          disable_turns=put(state.disable_turns, turns))
 
 
+#: The volatiles Gen 1 Haze ends on both active Pokémon.
+_HAZED = (cond.DISABLE | cond.CONFUSION | cond.MIST | cond.FOCUS_ENERGY | cond.LEECH_SEED
+          | cond.LIGHT_SCREEN | cond.REFLECT | cond.RESIDUAL_DMG)
+
+
+def _haze(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
+    """Gen 1 Haze's ``onHit`` on both active Pokémon: the stat stages go (``clearBoosts``: the
+    modified stats become the stored ones, losing the paralysis / burn drops); the foe's status
+    is cured, and a frozen or sleeping foe's side selects ``cannotmove`` (its queued move this
+    turn and a later Fight button do nothing); the user's bad poison becomes poison
+    (``setStatus``, with its tie-break draw); the cached speeds are refreshed; Disable,
+    confusion, Mist, Focus Energy, Leech Seed, the screens and the Toxic counter end."""
+    foe = 1 - side
+    sides, active = jnp.arange(2), state.party[:, 0]
+    mod = jnp.where(when, state.stats[sides, active], state.mod_stats[sides, active])
+    stopped = when & ((state.status[foe, active[foe]] == FRZ)
+                      | (state.status[foe, active[foe]] == SLP))
+    state = state.replace(
+        boosts=state.boosts.at[sides, active].set(
+            jnp.where(when, 0, state.boosts[sides, active])),
+        mod_stats=state.mod_stats.at[sides, active].set(mod),
+        last_selected=state.last_selected.at[foe].set(
+            jnp.where(stopped, CANNOT_MOVE, state.last_selected[foe])),
+        last_enemy_selected=state.last_enemy_selected.at[foe].set(
+            jnp.where(stopped, CANNOT_MOVE, state.last_enemy_selected[foe])))
+    state = cond.cure_status(state, foe, when)
+    state, _ = cond.set_status(state, side, cond.PSN,
+                               when & (state.status[side, active[side]] == cond.TOX),
+                               by_self=True, override=True)
+    hazed = when & (state.hp[sides, active] > 0)
+    keep = jnp.where(hazed, ~jnp.uint32(_HAZED), ~jnp.uint32(0))
+
+    def clear(array):
+        return array.at[sides, active].set(jnp.where(hazed, 0, array[sides, active]))
+
+    return state.replace(
+        speed=state.speed.at[sides, active].set(
+            jnp.where(hazed, state.mod_stats[sides, active, 4], state.speed[sides, active])),
+        volatiles=state.volatiles.at[sides, active].set(state.volatiles[sides, active] & keep),
+        confusion_turns=clear(state.confusion_turns), toxic_counter=clear(state.toxic_counter),
+        disable_move=clear(state.disable_move), disable_slot=clear(state.disable_slot),
+        disable_turns=clear(state.disable_turns))
+
+
 #: The ``lax.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
 _EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform, _conversion,
-                    _disable)
+                    _disable, _haze)
+
+
+def _use_caller(state: BattleState, side: jax.Array, caller: int, deduct: jax.Array
+                ) -> BattleState:
+    """``runMove`` / ``useMove``'s bookkeeping for Metronome or Mirror Move: PP (``deduct``),
+    the side's and the Pokémon's last move; ``useMoveInner`` zeroes the last damage."""
+    user = state.party[side, 0]
+    state = _deduct_pp(state, side, ~jnp.asarray(deduct))
+    return state.replace(last_used=state.last_used.at[side].set(caller),
+                         last_move=state.last_move.at[side, user].set(caller),
+                         last_damage=jnp.int32(0))
+
+
+def _call(state: BattleState, side: jax.Array, called: jax.Array, when: jax.Array
+          ) -> BattleState:
+    """Metronome's or Mirror Move's ``onHit`` (``when``): the side selects ``called`` (as
+    shown too), then ``useMove`` of it gives a transformed user a PP back in its own move
+    slot."""
+    user, last = state.party[side, 0], state.last_slot[side]
+    base = state.base_pp[side, user, last]
+    return state.replace(
+        last_selected=state.last_selected.at[side].set(
+            jnp.where(when, called, state.last_selected[side])),
+        last_enemy_selected=state.last_enemy_selected.at[side].set(
+            jnp.where(when, called, state.last_enemy_selected[side])),
+        base_pp=state.base_pp.at[side, user, last].set(
+            jnp.where(when & state.transformed[side, user], (base + 1) % 64, base)))
 
 
 def _execute(state: BattleState, side: jax.Array, move: jax.Array
              ) -> tuple[BattleState, jax.Array]:
-    """Everything after ``BeforeMove`` up to ``AfterMoveSelf``: Mirror Move's own part (PP,
-    ``useMove``'s bookkeeping; it fails unless the foe's last move is one to copy), then a
-    two-turn move's charging turn or the move (``_run``). Returns (state, the move that ran)."""
+    """Everything after ``BeforeMove`` up to ``AfterMoveSelf``: the calling moves' own parts
+    (PP for the selected one, bookkeeping; Metronome's ``sample`` of every move with the
+    metronome flag in id order, Mirror Move's copy of the foe's last move, which fails unless
+    there is one to copy), up to ``MAX_CALLS`` deep (Metronome -> Mirror Move -> Metronome
+    ...), then a two-turn move's charging turn or the move (``_run``). Returns (state, the move
+    that ran)."""
     foe = 1 - side
     user = state.party[side, 0]
     last = state.last_slot[side]
-    mirror = move == MIRROR_MOVE
-    copied = state.last_move[foe, state.party[foe, 0]]
-    copies = mirror & (copied != 0) & (copied != MIRROR_MOVE)
-    mirrored = _deduct_pp(state, side, False)
-    mirrored = mirrored.replace(
-        last_used=mirrored.last_used.at[side].set(MIRROR_MOVE),
-        last_move=mirrored.last_move.at[side, user].set(MIRROR_MOVE),
-        last_damage=jnp.int32(0),
-        last_selected=mirrored.last_selected.at[side].set(
-            jnp.where(copies, copied, mirrored.last_selected[side])),
-        last_enemy_selected=mirrored.last_enemy_selected.at[side].set(
-            jnp.where(copies, copied, mirrored.last_enemy_selected[side])))
-    # useMove from Mirror Move: a transformed user gets a PP back in its own move slot
-    base = mirrored.base_pp[side, user, last]
-    mirrored = mirrored.replace(base_pp=mirrored.base_pp.at[side, user, last].set(
-        jnp.where(copies & mirrored.transformed[side, user], (base + 1) % 64, base)))
-    state = select(mirror, mirrored, state)
-    ran = jnp.where(copies, copied, move)
+    caller = (move == METRONOME) | (move == MIRROR_MOVE)
 
-    # a two-turn move's first turn: it charges (no PP: Mirror Move's is given back)
+    def call(k, carry):  # one calling move (a loop: Metronome may call Mirror Move, ...)
+        state, move, failed = carry
+        metronome = ~failed & (move == METRONOME)
+        mirror = ~failed & (move == MIRROR_MOVE)
+        called, pick = draw(_use_caller(state, side, METRONOME, k == 0), metronome,
+                            len(_METRONOME_MOVES))
+        picked = _METRONOME_MOVES[pick]
+        copied = state.last_move[foe, state.party[foe, 0]]
+        copies = mirror & (copied != 0) & (copied != MIRROR_MOVE)
+        mirrored = _call(_use_caller(state, side, MIRROR_MOVE, k == 0), side, copied, copies)
+        state = select(metronome, _call(called, side, picked, True),
+                       select(mirror, mirrored, state))
+        move = jnp.where(metronome, picked, jnp.where(copies, copied, move))
+        return state, move, failed | (mirror & ~copies)
+
+    state, ran, failed = jax.lax.fori_loop(0, MAX_CALLS, call, (state, move, jnp.bool_(False)))
+
+    # a two-turn move's first turn: it charges (no PP: a calling move's is given back)
     charging = MOVE_TWO_TURN[ran] & ~cond.has(state, side, cond.TWO_TURN_MOVE)
     charged = cond.add_volatile(state, side, cond.TWO_TURN_MOVE, True)
+    charged = cond.add_volatile(charged, side, cond.INVULNERABILITY, MOVE_INVULNERABLE[ran])
     pp = charged.pp[side, user, last]
-    charged = charged.replace(last_used=charged.last_used.at[side].set(ran),
-                              pp=charged.pp.at[side, user, last].set(
-                                  jnp.where(mirror, (pp + 1) % 64, pp)))
-    # a locked move (Rage) uses no PP
-    deduct = ~mirror & (ran != STRUGGLE) & ~cond.has(state, side, cond.RAGE)
+    given = jnp.where(caller, (pp + 1) % 64, pp)
+    charged = charged.replace(
+        last_used=charged.last_used.at[side].set(ran),
+        pp=charged.pp.at[side, user, last].set(given),
+        base_pp=charged.base_pp.at[side, user, last].set(
+            jnp.where(charged.transformed[side, user], charged.base_pp[side, user, last],
+                      given)))
+    # a called move and a locked one (Rage, Thrash / Petal Dance after the first use, a
+    # trapping move held) use no PP
+    deduct = (~caller & (ran != STRUGGLE) & ~cond.has(state, side, cond.RAGE)
+              & ~cond.has(state, side, cond.LOCKED_MOVE)
+              & ~cond.has(state, side, cond.TRAP_LOCK))
     new = select(charging, charged, _run(state, side, ran, deduct))
-    return select(mirror & ~copies, state, new), ran
+    return select(failed, state, new), ran
 
 
 def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
@@ -664,6 +826,9 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
     self_target = MOVE_SELF_TARGET[move]
+    # a two-turn move's onTryMove: the charged move runs, out of reach no more
+    state = cond.remove_volatile(state, side, cond.INVULNERABILITY, MOVE_TWO_TURN[move]
+                                 & cond.has(state, side, cond.TWO_TURN_MOVE))
     state = cond.remove_volatile(state, side, cond.TWO_TURN_MOVE, True)
     state = _deduct_pp(state, side, ~deduct)
     # useMove: the side's and the Pokémon's last move (the typeless move stands for Fissure);
@@ -672,6 +837,9 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
         last_used=state.last_used.at[side].set(move),
         last_move=state.last_move.at[side, user].set(jnp.where(move == NO_MOVE, FISSURE, move)),
         last_damage=jnp.where(MOVE_KEEPS_LAST_DAMAGE[move], state.last_damage, 0))
+    # a trapping move's onTryMove: the target's recharge is cancelled, hit or miss
+    state = cond.remove_volatile(state, foe, MUST_RECHARGE, MOVE_TRAPS[move])
+    state = _thrash(state, side, move)
     state, hit = _accuracy_check(state, side, move)
     # Counter's damageCallback fails unless the foe's last move (as used, and as shown) was a
     # Normal or Fighting damaging move other than Counter and the last damage is positive
@@ -680,15 +848,23 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # a substitute takes a damaging move's hits and stops some status moves: the move then
     # does nothing more to the target
     behind_sub = cond.has(state, foe, cond.SUBSTITUTE) & ~self_target
-    reaches = hit & ~(behind_sub & ((MOVE_POWER[move] > 0) | MOVE_SUB_BLOCKED[move]))
+    reaches = hit & ~(behind_sub & (MOVE_DAMAGING[move] | MOVE_SUB_BLOCKED[move]))
     state, broke = _hits(state, side, move,
                          hit & ((MOVE_FIXED[move] != FIXED_COUNTER) | countered))
+    state = _trap(state, side, move, hit, reaches)
 
     # Rage's self volatile (not when the hit broke a substitute): locked in, accuracy 255
     rages = hit & (move == RAGE) & ~broke & ~cond.has(state, side, cond.RAGE)
     state = cond.add_volatile(state, side, cond.RAGE, rages)
     state = state.replace(rage_accuracy=state.rage_accuracy.at[side, user].set(
         jnp.where(rages, 255, state.rage_accuracy[side, user])))
+
+    # Bide's volatile (its onStart: random(2, 4) turns, nothing stored)
+    bides = hit & (move == BIDE) & ~cond.has(state, side, cond.BIDE)
+    state, turns = draw(state, bides, 2, 4)
+    state = cond.add_volatile(state, side, cond.BIDE, bides)
+    state = state.replace(bide_turns=state.bide_turns.at[side, user].set(
+        jnp.where(bides, turns, state.bide_turns[side, user])))
 
     # Self-Destruct and Explosion: the user faints whatever happened, unless it broke a
     # substitute
@@ -726,7 +902,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     primary = sec == 0
     stages = jnp.where(primary, MOVE_BOOSTS[move], MOVE_SECONDARY_BOOSTS[move])
     # Mist's onTryBoost: a status move of the foe lowers no stage
-    misted = primary & ~self_target & ~(MOVE_POWER[move] > 0) & cond.has(state, foe, cond.MIST)
+    misted = primary & ~self_target & ~MOVE_DAMAGING[move] & cond.has(state, foe, cond.MIST)
     stages = jnp.where(misted, jnp.maximum(stages, 0), stages)
     state, boosted = boost(state, jnp.where(primary & self_target, side, foe), stages,
                            jnp.where(primary, reaches, lucky) & jnp.any(stages != 0))
@@ -752,7 +928,107 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
                      & cond.has(state, foe, cond.RAGE))
     # MoveFail: Jump Kick / High Jump Kick crash for 1 HP
     crash = ~hit & MOVE_CRASH[move] & (state.hp[side, user] > 0)
-    return cond.self_damage(state, side, 1, crash)
+    state = cond.self_damage(state, side, 1, crash)
+    # AfterMove: a Thrash / Petal Dance lock whose uses ran out ends; a trapping lock's
+    state = cond.end_lock(state, side, cond.has(state, side, cond.LOCKED_MOVE)
+                          & (state.lock_turns[side, user] <= 0))
+    return _trap_after_move(state, side)
+
+
+def _trap(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array,
+          reaches: jax.Array) -> BattleState:
+    """A trapping move's ``moveHit`` after its damage: the target (not behind a substitute) is
+    partially trapped; then the user's ``partialtrappinglock`` (``self``) if it has none: its
+    ``sample([2, 2, 2, 3, 3, 3, 4, 5])`` duration, and unless the foe fell its onStart (the last
+    damage kept to repeat, the foe held and partially trapped)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    traps = hit & MOVE_TRAPS[move]
+    state = cond.add_trapped(state, foe, traps & reaches)
+    new = traps & ~cond.has(state, side, cond.TRAP_LOCK)
+    state, k = draw(state, new, len(_HITS_SAMPLE))
+    starts = new & (state.hp[foe, target] > 0)
+    state = cond.add_volatile(state, side, cond.TRAP_LOCK, starts)
+
+    def put(array, value):
+        return array.at[side, user].set(jnp.where(starts, value, array[side, user]))
+
+    state = state.replace(trap_turns=put(state.trap_turns, _HITS_SAMPLE[k]),
+                          trap_total=put(state.trap_total, _HITS_SAMPLE[k]),
+                          trap_damage=put(state.trap_damage, state.last_damage),
+                          trap_target=put(state.trap_target, target))
+    return cond.add_trapped(state, foe, starts)
+
+
+def _trap_after_move(state: BattleState, side: jax.Array) -> BattleState:
+    """``partialtrappinglock``'s ``onAfterMove``: it is deleted if the foe fell; on its last
+    turn both Pokémon are fake-trapped (unless it lasts 5); otherwise the foe is partially
+    trapped again, ``maybeLocked`` from the second turn on."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    holds = cond.has(state, side, cond.TRAP_LOCK)
+    fell = state.hp[foe, target] <= 0
+    state = cond.end_trap_lock(state, side, holds & fell)
+    turns, total = state.trap_turns[side, user], state.trap_total[side, user]
+    last = holds & ~fell & (turns == 1)
+    state = cond.add_fake_trapped(state, side, last & (total != 5))
+    state = cond.add_fake_trapped(state, foe, last & (total != 5))
+    again = holds & ~fell & (turns != 1)
+    state = cond.add_trapped(state, foe, again)
+    return state.replace(trapped_maybe_locked=state.trapped_maybe_locked.at[foe, target].set(
+        state.trapped_maybe_locked[foe, target] | (again & (total - turns > 0))))
+
+
+def _thrash(state: BattleState, side: jax.Array, move: jax.Array) -> BattleState:
+    """Thrash / Petal Dance at the start of ``tryMoveHit`` (before anything can fail): the
+    first use adds ``lockedmove`` (``random(2, 4)`` more uses, accuracy 255); a locked use
+    counts one down, and the last one confuses the user anew (any confusion is replaced)."""
+    user = state.party[side, 0]
+    locks = MOVE_LOCKS[move]
+    locked_in = locks & cond.has(state, side, cond.LOCKED_MOVE)
+    left = state.lock_turns[side, user] - 1
+    calms = locked_in & (left == 0)
+    state = cond.remove_volatile(state, side, cond.CONFUSION, calms)
+    state = cond.add_confusion(state, side, calms)
+    starts = locks & ~locked_in
+    state, turns = draw(state, starts, 2, 4)
+    state = cond.add_volatile(state, side, cond.LOCKED_MOVE, starts)
+    return state.replace(
+        lock_turns=state.lock_turns.at[side, user].set(
+            jnp.where(starts, turns, jnp.where(locked_in, left, state.lock_turns[side, user]))),
+        lock_accuracy=state.lock_accuracy.at[side, user].set(
+            jnp.where(starts, 255, state.lock_accuracy[side, user])))
+
+
+def _bide(state: BattleState, side: jax.Array, when: jax.Array
+          ) -> tuple[BattleState, jax.Array]:
+    """Bide's ``onBeforeMove`` (the last BeforeMove handler, priority 0), which always cancels
+    the move: the last damage is added to the stored damage and a turn counted down; on the
+    last turn Bide ends and, unless nothing was stored (``-fail``), ``moveHit`` deals twice the
+    stored damage to the foe (no roll, no immunity, out of reach or not; a substitute takes it
+    uncapped; a raging foe builds rage). Returns (state, Bide cancelled the move)."""
+    foe = 1 - side
+    user, target = state.party[side, 0], state.party[foe, 0]
+    biding = when & cond.has(state, side, cond.BIDE)
+    stored = state.bide_damage[side, user] + state.last_damage
+    left = state.bide_turns[side, user] - 1
+    state = state.replace(
+        bide_damage=state.bide_damage.at[side, user].set(
+            jnp.where(biding, stored, state.bide_damage[side, user])),
+        bide_turns=state.bide_turns.at[side, user].set(
+            jnp.where(biding, left, state.bide_turns[side, user])))
+    unleash = biding & (left == 0)
+    hits = unleash & (stored > 0)
+    damage = 2 * stored
+    sub = cond.has(state, foe, cond.SUBSTITUTE)
+    state, _ = cond.hit_substitute(state, foe, damage, hits & sub)
+    hp = state.hp[foe, target]
+    dealt = jnp.where(hits & ~sub, jnp.minimum(damage, hp), 0)
+    state = state.replace(hp=state.hp.at[foe, target].add(-dealt),
+                          last_damage=jnp.where(hits, jnp.where(sub, damage, dealt),
+                                                state.last_damage))
+    state, _ = boost(state, foe, _RAGE_BOOST, hits & ~sub & cond.has(state, foe, cond.RAGE))
+    return cond.end_bide(state, side, unleash), biding
 
 
 def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
@@ -762,7 +1038,12 @@ def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Arra
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
     move = state.last_selected[side]
-    state, cant, _ = cond.before_move(state, side)
+    # ``cannotmove`` (after Haze) skips BeforeMove and the move: only AfterMoveSelf runs
+    cannot = move == CANNOT_MOVE
+    before, cant, _ = cond.before_move(state, side)
+    before, biding = _bide(before, side, ~cant)
+    state = select(cannot, state, before)
+    cant = cant | cannot | biding
     executed, ran = _execute(state, side, move)
     state = select(cant, state, executed)
     # AfterMoveSelf: after a move if its target still stands, always after a cancelled one

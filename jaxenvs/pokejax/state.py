@@ -36,13 +36,20 @@ STATUSES = ("", "brn", "frz", "par", "psn", "slp", "tox")
 BOOSTS = ("atk", "def", "spa", "spd", "spe", "accuracy", "evasion")
 #: Volatile conditions modelled, by bit of ``volatiles`` (Showdown's volatile ids).
 VOLATILES = ("reflect", "lightscreen", "focusenergy", "mustrecharge", "confusion", "flinch",
-             "substitute", "twoturnmove", "defensecurl", "minimize", "mist", "residualdmg", "leechseed", "disable", "rage")
+             "substitute", "twoturnmove", "defensecurl", "minimize", "mist", "residualdmg",
+             "leechseed", "disable", "rage", "lockedmove", "invulnerability", "bide",
+             "partialtrappinglock", "partiallytrapped", "fakepartiallytrapped")
 #: Request kinds (``request``): what a side must choose now.
 REQ_NONE, REQ_MOVE, REQ_SWITCH = 0, 1, 2
 #: Showdown's ``'nomove'``: a side's ``last_selected`` before it ever selects a move (one past
 #: the last real move id; a frozen Pokémon thawed before it moves uses a typeless 102-power
 #: special move then).
 NO_MOVE = len(gen1().move_names)
+#: Showdown's ``'cannotmove'``: the selection Gen 1 Haze leaves to a side whose Pokémon it
+#: thawed or woke (its queued move this turn, and a later Fight button, do nothing).
+CANNOT_MOVE = NO_MOVE + 1
+#: Showdown's names of ``last_selected`` values that are not moves.
+PSEUDO_MOVES = {NO_MOVE: "nomove", CANNOT_MOVE: "cannotmove"}
 #: ``winner`` values.
 NO_WINNER, P1, P2, TIE = -1, 0, 1, 2
 
@@ -128,6 +135,35 @@ class BattleState:
     rage_accuracy: jax.Array
     """int32[S, T]: the rage volatile's ``accuracy`` (Gen 1 keeps a raging Pokémon's last
     accuracy, evasion-reduced each use; 0 without the volatile)."""
+    lock_turns: jax.Array
+    """int32[S, T]: the ``lockedmove`` volatile's ``time`` (Thrash / Petal Dance: the uses
+    left; 0 without the volatile)."""
+    lock_accuracy: jax.Array
+    """int32[S, T]: the ``lockedmove`` volatile's ``accuracy`` (kept and evasion-reduced like
+    Rage's; 0 without the volatile)."""
+    bide_damage: jax.Array
+    """int32[S, T]: the ``bide`` volatile's ``damage`` (the last damage summed at each of its
+    turns; 0 without the volatile)."""
+    bide_turns: jax.Array
+    """int32[S, T]: the ``bide`` volatile's ``time`` (turns left; 0 without the volatile)."""
+    trap_turns: jax.Array
+    """int32[S, T]: the ``partialtrappinglock`` volatile's ``duration`` (the user of Wrap,
+    Bind, Clamp or Fire Spin: the residuals left; 0 without the volatile)."""
+    trap_total: jax.Array
+    """int32[S, T]: its ``totalDuration`` (2-5)."""
+    trap_damage: jax.Array
+    """int32[S, T]: its ``damage`` (the first hit's, which the later ones repeat)."""
+    trap_target: jax.Array
+    """int32[S, T]: its ``locked`` Pokémon (the foe's team index)."""
+    trapped_turns: jax.Array
+    """int32[S, T]: the ``partiallytrapped`` volatile's ``duration`` (its target cannot move;
+    0 without the volatile)."""
+    trapped_by: jax.Array
+    """int32[S, T]: its ``source`` (the foe's team index)."""
+    trapped_maybe_locked: jax.Array
+    """bool[S, T]: its ``maybeLocked`` (set from the trapper's second use on)."""
+    fake_trap_turns: jax.Array
+    """int32[S, T]: the ``fakepartiallytrapped`` volatile's ``duration`` (0 without it)."""
     toxic_counter: jax.Array
     """int32[S, T]: the ``residualdmg`` volatile's ``counter`` (Gen 1's Toxic counter, which
     multiplies poison, burn and Leech Seed damage; 0 without the volatile)."""
@@ -200,6 +236,12 @@ def _team_arrays(team: dict[str, jax.Array], data: Gen1Data) -> dict[str, jax.Ar
     }
 
 
+def _lcg_state(seed: Sequence[int] | jax.Array) -> jax.Array:
+    """The LCG state ``uint32[2]`` of a seed given as four 16-bit words or as a state."""
+    seed = jnp.asarray(seed)
+    return seed.astype(jnp.uint32) if seed.shape == (2,) else prng.seed_from_words(seed)
+
+
 def init_state(teams: Sequence[dict[str, Any]] | dict[str, Any], seed: Sequence[int] | jax.Array,
                data: Gen1Data | None = None) -> BattleState:
     """A new battle before its start (leads not yet sent out; ``turn.start`` sends them).
@@ -212,8 +254,7 @@ def init_state(teams: Sequence[dict[str, Any]] | dict[str, Any], seed: Sequence[
     if not isinstance(teams, dict):
         teams = {k: jnp.stack([jnp.asarray(t[k]) for t in teams]) for k in teams[0]}
     team = _team_arrays(teams, data)
-    seed = jnp.asarray(seed)
-    rng = seed.astype(jnp.uint32) if seed.shape == (2,) else prng.seed_from_words(seed)
+    rng = _lcg_state(seed)
     present = team["present"]
     return BattleState(
         **team,
@@ -235,6 +276,18 @@ def init_state(teams: Sequence[dict[str, Any]] | dict[str, Any], seed: Sequence[
         sub_hp=jnp.zeros((2, 6), jnp.int32),
         toxic_counter=jnp.zeros((2, 6), jnp.int32),
         rage_accuracy=jnp.zeros((2, 6), jnp.int32),
+        lock_turns=jnp.zeros((2, 6), jnp.int32),
+        bide_damage=jnp.zeros((2, 6), jnp.int32),
+        trap_turns=jnp.zeros((2, 6), jnp.int32),
+        trap_total=jnp.zeros((2, 6), jnp.int32),
+        trap_damage=jnp.zeros((2, 6), jnp.int32),
+        trap_target=jnp.zeros((2, 6), jnp.int32),
+        trapped_turns=jnp.zeros((2, 6), jnp.int32),
+        trapped_by=jnp.zeros((2, 6), jnp.int32),
+        trapped_maybe_locked=jnp.zeros((2, 6), bool),
+        fake_trap_turns=jnp.zeros((2, 6), jnp.int32),
+        bide_turns=jnp.zeros((2, 6), jnp.int32),
+        lock_accuracy=jnp.zeros((2, 6), jnp.int32),
         disable_move=jnp.zeros((2, 6), jnp.int32),
         disable_slot=jnp.zeros((2, 6), jnp.int32),
         disable_turns=jnp.zeros((2, 6), jnp.int32),
@@ -259,27 +312,36 @@ _REQUEST_KINDS = {None: REQ_NONE, "wait": REQ_NONE, "move": REQ_MOVE, "switch": 
 
 
 def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
-                rng: jax.Array, rng_calls: int = 0, data: Gen1Data | None = None
-                ) -> BattleState:
+                rng: jax.Array, rng_calls: int = 0, data: Gen1Data | None = None,
+                base: BattleState | None = None) -> BattleState:
     """The state a harness report describes (state injection).
 
     ``teams`` are the two teams as given to Showdown (``teams.to_arrays`` form; they fix the
     team order and the unchanging fields); ``rng`` is the LCG state at the report (the battle
-    seed advanced by every output drawn so far, which a report does not carry).
+    seed advanced by every output drawn so far, which a report does not carry). ``base``:
+    ``init_state(teams, seed)`` for any seed, if the caller already has it: building it is
+    most of this function's cost, and the result is the same (what the report gives is
+    overwritten, the rest keeps ``init_state``'s values either way), so one base can serve
+    every report of a battle.
     """
     data = data or gen1()
-    base = init_state(teams, rng, data)
+    base = (init_state(teams, rng, data) if base is None
+            else base.replace(rng=_lcg_state(rng)))
     fields = {k: np.array(getattr(base, k)) for k in (
         "hp", "fainted", "status", "status_turns", "boosts", "mod_stats", "speed", "pp",
         "party", "pokemon_left", "request", "volatiles", "confusion_turns", "sub_hp", "last_move",
         "status_self", "toxic_counter", "disable_move", "disable_slot", "disable_turns",
-        "rage_accuracy",
+        "rage_accuracy", "lock_turns", "lock_accuracy", "bide_damage", "bide_turns",
+        "trap_turns", "trap_total", "trap_damage", "trap_target", "trapped_turns", "trapped_by",
+        "trapped_maybe_locked", "fake_trap_turns",
         "moves", "maxpp", "stats", "types", "transformed", "base_pp", "form", "last_slot",
         "last_selected")}
     for s, side in enumerate(report["sides"]):
         fields["pokemon_left"][s] = side["pokemon_left"]
         fields["last_slot"][s] = side["last_selected_move_slot"] or 0
-        fields["last_selected"][s] = data.move_index.get(side["last_selected_move"], NO_MOVE)
+        fields["last_selected"][s] = data.move_index.get(
+            side["last_selected_move"],
+            CANNOT_MOVE if side["last_selected_move"] == "cannotmove" else NO_MOVE)
         fields["request"][s] = _REQUEST_KINDS[(side["request"] or {}).get("kind")]
         for pos, p in enumerate(side["pokemon"]):
             t = p["team_index"]
@@ -316,6 +378,23 @@ def from_report(report: dict[str, Any], teams: Sequence[dict[str, np.ndarray]],
             fields["toxic_counter"][s, t] = (p["volatiles"].get("residualdmg") or {}).get(
                 "counter", 0)
             fields["rage_accuracy"][s, t] = (p["volatiles"].get("rage") or {}).get("accuracy", 0)
+            trap = p["volatiles"].get("partialtrappinglock") or {}
+            fields["trap_turns"][s, t] = trap.get("duration", 0)
+            fields["trap_total"][s, t] = trap.get("totalDuration", 0)
+            fields["trap_damage"][s, t] = trap.get("damage", 0)
+            fields["trap_target"][s, t] = int(trap.get("locked", ":0").split(":")[1])
+            trapped = p["volatiles"].get("partiallytrapped") or {}
+            fields["trapped_turns"][s, t] = trapped.get("duration", 0)
+            fields["trapped_by"][s, t] = int(trapped.get("source", ":0").split(":")[1])
+            fields["trapped_maybe_locked"][s, t] = bool(trapped.get("maybeLocked"))
+            fields["fake_trap_turns"][s, t] = (p["volatiles"].get("fakepartiallytrapped")
+                                               or {}).get("duration", 0)
+            bide = p["volatiles"].get("bide") or {}
+            fields["bide_damage"][s, t] = bide.get("damage", 0)
+            fields["bide_turns"][s, t] = bide.get("time", 0)
+            lock = p["volatiles"].get("lockedmove") or {}
+            fields["lock_turns"][s, t] = lock.get("time", 0)
+            fields["lock_accuracy"][s, t] = lock.get("accuracy", 0)
             disable = p["volatiles"].get("disable") or {}
             fields["disable_move"][s, t] = data.move_index.get(disable.get("move"), 0)
             fields["disable_slot"][s, t] = disable.get("slotIndex", 0)

@@ -15,10 +15,15 @@ the battle to the next request, drawing from the PRNG exactly where Showdown doe
   the turn ends after the replacements come in.
 * **Gen 1 choices** (``side.commitChoices``): a chosen move becomes the side's
   ``lastSelectedMove``, which the action runs; a Pokémon locked into a move (recharge, a
-  charged two-turn move) or, asleep or frozen, offered only the Fight button runs the side's
-  previous selection, whose priority orders the action.
-* **Residual**: flinch (a one-turn volatile) ends; a switch-in makes every active Pokémon
-  forget its last move (``runSwitch``).
+  charged two-turn move, Rage, Thrash), semi-locked (Bide, a trapping lock) or, asleep or
+  frozen, offered only the Fight button runs the side's previous selection, whose priority
+  orders the action; a partially trapped one selects ``cannotmove``. A trapping lock or a
+  partial trap offers only ``move 1`` unless the turn's ``DisableMove`` made it
+  ``maybeLocked``.
+* **Residual**: the volatiles with a duration (flinch, the trapping ones) count down
+  (``conditions.residual``); a switch-in makes every active Pokémon forget its last move
+  (``runSwitch``), and a foe holding a trapping lock from a Metronome slot selects Metronome
+  again. ``endTurn`` ends broken trapping pairs, then ``DisableMove`` draws its ties.
 
 Actions (``NUM_ACTIONS`` = 9): 0-3 use the move in slot 0-3 (``move 1``-``move 4``), 4-8
 switch to party position 1-5 (``switch 2``-``switch 6``).
@@ -32,8 +37,8 @@ import jax.numpy as jnp
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE, REQ_SWITCH,
-                                   STATUSES, TIE, BattleState, draw, select)
+from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE,
+                                   REQ_SWITCH, STATUSES, TIE, BattleState, draw, select)
 
 NUM_ACTIONS = 9
 _SPECIES_TYPES = jnp.asarray(gen1().species_types)
@@ -48,9 +53,14 @@ def legal_actions(state: BattleState) -> jax.Array:
     can_switch = (state.present[sides, team] & ~state.fainted[sides, team]).at[:, 0].set(False)
     usable = mv.usable_moves(state, jnp.arange(2))
     usable = usable.at[:, 0].set(usable[:, 0] | ~jnp.any(usable, axis=1))  # Struggle
-    locked = mv.locked(state, jnp.arange(2))[:, None]  # one move, no switch
-    # Gen 1: asleep or frozen, the only move is Fight (``move 1``), switching stays open
-    usable = jnp.where(locked | fight_only(state)[:, None], jnp.arange(4) == 0, usable)
+    sides = jnp.arange(2)
+    locked = mv.locked(state, sides)[:, None]  # one move, no switch
+    # Gen 1: asleep or frozen, the only move is Fight (``move 1``), switching stays open; so
+    # for Bide, and unless ``maybeLocked``, for a trapping lock and a partial trap
+    maybe = cond.maybe_locked(state)
+    one = fight_only(state) | (~maybe & (cond.has(state, sides, cond.TRAP_LOCK)
+                                         | cond.has(state, sides, cond.TRAPPED)))
+    usable = jnp.where(locked | one[:, None], jnp.arange(4) == 0, usable)
     can_switch = can_switch & ~locked
     move_req = (state.request == REQ_MOVE)[:, None]
     any_req = (state.request != REQ_NONE)[:, None]
@@ -59,9 +69,12 @@ def legal_actions(state: BattleState) -> jax.Array:
 
 def fight_only(state: BattleState) -> jax.Array:
     """bool[2]: the side's active Pokémon is asleep or frozen, so its move request offers only
-    Gen 1's Fight button (``move 1``), which leaves the selected move slot alone."""
-    status = state.status[jnp.arange(2), state.party[:, 0]]
-    return (status == cond.SLP) | (status == cond.FRZ)
+    Gen 1's Fight button (``move 1``), which leaves the selected move slot alone; or it is
+    semi-locked into Bide (``move 1`` is Bide, which leaves the selection alone just the
+    same). Switching stays open."""
+    sides = jnp.arange(2)
+    status = state.status[sides, state.party[:, 0]]
+    return (status == cond.SLP) | (status == cond.FRZ) | cond.has(state, sides, cond.BIDE)
 
 
 def _update_speed(state: BattleState) -> BattleState:
@@ -98,6 +111,18 @@ def clear_volatile(state: BattleState, side: jax.Array, t: jax.Array) -> BattleS
         sub_hp=state.sub_hp.at[side, t].set(0),
         toxic_counter=state.toxic_counter.at[side, t].set(0),
         rage_accuracy=state.rage_accuracy.at[side, t].set(0),
+        lock_turns=state.lock_turns.at[side, t].set(0),
+        bide_damage=state.bide_damage.at[side, t].set(0),
+        trap_turns=state.trap_turns.at[side, t].set(0),
+        trap_total=state.trap_total.at[side, t].set(0),
+        trap_damage=state.trap_damage.at[side, t].set(0),
+        trap_target=state.trap_target.at[side, t].set(0),
+        trapped_turns=state.trapped_turns.at[side, t].set(0),
+        trapped_by=state.trapped_by.at[side, t].set(0),
+        trapped_maybe_locked=state.trapped_maybe_locked.at[side, t].set(False),
+        fake_trap_turns=state.fake_trap_turns.at[side, t].set(0),
+        bide_turns=state.bide_turns.at[side, t].set(0),
+        lock_accuracy=state.lock_accuracy.at[side, t].set(0),
         disable_move=state.disable_move.at[side, t].set(0),
         disable_slot=state.disable_slot.at[side, t].set(0),
         disable_turns=state.disable_turns.at[side, t].set(0),
@@ -122,6 +147,17 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     party = state.party.at[side, 0].set(new).at[side, pos].set(old)
     # tox's onSwitchIn: a badly poisoned Pokémon comes in merely poisoned
     status = state.status[side, new]
+    # runSwitch (Gen 1): a foe holding a trapping lock whose selected slot is Metronome
+    # selects Metronome again (its queued move too)
+    foe = 1 - side
+    f = state.party[foe, 0]
+    metronome = (cond.has(state, foe, cond.TRAP_LOCK) & (state.hp[foe, f] > 0)
+                 & (state.moves[foe, f, state.last_slot[foe]] == mv.METRONOME))
+    state = state.replace(
+        last_selected=state.last_selected.at[foe].set(
+            jnp.where(metronome, mv.METRONOME, state.last_selected[foe])),
+        last_enemy_selected=state.last_enemy_selected.at[foe].set(
+            jnp.where(metronome, mv.METRONOME, state.last_enemy_selected[foe])))
     # runSwitch (Gen 1-2): every active Pokémon forgets its last move
     return state.replace(
         status=state.status.at[side, new].set(jnp.where(status == cond.TOX, cond.PSN, status)),
@@ -184,6 +220,8 @@ def _end_turn(state: BattleState) -> BattleState:
     """``endTurn``: the next turn's move request, unless the Endless Battle Clause ties the
     battle (Gen 1: every side's remaining Pokémon are frozen, or out of PP facing only
     Ghosts; or the turn limit)."""
+    # Gen 1 trapping clean-up, then each active Pokémon's DisableMove event
+    state = cond.disable_move_event(cond.end_turn_traps(state))
     state = state.replace(turn=state.turn + 1, request=jnp.full(2, REQ_MOVE, jnp.int32))
     out = state.fainted | ~state.present
     ghost = jnp.any(state.types == _GHOST, axis=-1)
@@ -203,15 +241,21 @@ def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
     is_switch = actions >= FIRST_SWITCH
     order = jnp.where(is_switch, _ORDER_SWITCH, _ORDER_MOVE)
     # commitChoices: a chosen move becomes the side's selection (Struggle without PP); a locked
-    # move (recharge, a charged two-turn move) and the Fight button keep it (and run it)
-    chosen = ~is_switch & ~mv.locked(state, sides) & ~fight_only(state)
+    # move (recharge, a charged two-turn move), a semi-locked one (Bide, a trapping lock) and
+    # the Fight button keep it (and run it); a partially trapped Pokémon's Fight selects
+    # ``cannotmove``
+    kept = mv.locked(state, sides) | fight_only(state) | cond.has(state, sides, cond.TRAP_LOCK)
+    cannot = ~is_switch & ~kept & cond.has(state, sides, cond.TRAPPED)
+    chosen = ~is_switch & ~kept & ~cannot
     struggle = ~jnp.any(mv.usable_moves(state, sides), axis=-1)
     move_ids = state.moves[sides, active, jnp.clip(actions, 0, 3)]
     last_slot = jnp.where(chosen & ~struggle, actions, state.last_slot)
     shown = jnp.where(chosen & struggle, mv.STRUGGLE, state.moves[sides, active, last_slot])
+    shown = jnp.where(cannot, CANNOT_MOVE, shown)
     state = state.replace(
-        last_selected=jnp.where(chosen, jnp.where(struggle, mv.STRUGGLE, move_ids),
-                                state.last_selected),
+        last_selected=jnp.where(cannot, CANNOT_MOVE,
+                                jnp.where(chosen, jnp.where(struggle, mv.STRUGGLE, move_ids),
+                                          state.last_selected)),
         last_slot=last_slot,
         last_enemy_selected=jnp.where(is_switch, state.last_enemy_selected, shown))
     priority = jnp.where(is_switch, 0, mv.MOVE_PRIORITY[state.last_selected])
@@ -234,11 +278,8 @@ def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
 
     state, halted = jax.lax.fori_loop(0, 2, run, (state, jnp.bool_(False)))
 
-    # residual: flinch (a 1-turn volatile) ends, then the Update
-    residual = _update_speed(state)
-    for side in range(2):
-        residual = cond.remove_volatile(residual, side, cond.FLINCH, True)
-    residual = _event_tie(residual)
+    # residual: the volatiles with a duration count down (flinch ends), then the Update
+    residual = _event_tie(cond.residual(_update_speed(state)))
     state = select(halted, state, residual)
     active = state.party[:, 0]
     needs_switch = state.fainted[sides, active] & ~state.ended

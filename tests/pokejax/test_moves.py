@@ -117,6 +117,53 @@ FAMILIES = {
         "exeggutor:leechseed,rest,psychic:80;arcanine:flamethrower,rest,toxic:80",
         ["|tox", "|-start|", "Leech Seed", "[from] Leech Seed", "-immune",
          "Leech Seed's damage is affected by Toxic's counter"]),
+    "haze": (
+        "weezing:haze,toxic,sludge:80;golbat:haze,confuseray,wingattack:80;"
+        "vaporeon:haze,acidarmor,surf,rest:80;jynx:lovelykiss,blizzard:80",
+        "slowbro:amnesia,surf,thunderwave:80;snorlax:amnesia,bodyslam,rest:80;"
+        "alakazam:reflect,psychic,recover,disable:80;muk:toxic,sludge,minimize:80",
+        # a sleeping foe's silent cure: its side then selects ``cannotmove``
+        ["move: Haze", "-clearallboost", "|slp|[silent]"]),
+    "ohko": (
+        "dugtrio:fissure,slash:80;kingler:guillotine,crabhammer:80;"
+        "rhydon:horndrill,fissure,substitute:80;lapras:horndrill,blizzard:80",
+        "pidgeot:agility,wingattack:80;gengar:nightshade,hypnosis:80;tauros:bodyslam,horndrill:80;"
+        "persian:slash,substitute:80;snorlax:fissure,counter:80",
+        ["|-ohko", "[ohko]", "-immune"]),
+    "thrash": (
+        "nidoking:thrash,earthquake:80;primeape:thrash,submission:80;"
+        "vileplume:petaldance,sleeppowder:80;marowak:thrash,bonemerang:80",
+        "gengar:nightshade,confuseray:80;golem:earthquake,rockslide:80;"
+        "starmie:thunderwave,surf:80;tauros:bodyslam,earthquake:80",
+        # the lock's end confuses silently
+        ["|Thrash|", "|Petal Dance|", "confusion|[silent]", "-immune"]),
+    "dig_fly": (
+        "dugtrio:dig,slash:80;pidgeot:fly,skyattack,wingattack:80;"
+        "charizard:fly,dig,swordsdance:80;mew:dig,fly,transform:80",
+        "fearow:fly,drillpeck,mirrormove:80;golem:dig,earthquake,explosion:80;"
+        "persian:swift,slash:80;jolteon:thunderwave,pinmissile:80",
+        ["-prepare", "can't be hit while invulnerable", "|Swift|"]),
+    "bide": (
+        "venusaur:bide,razorleaf,sleeppowder:80;blastoise:bide,surf:80;"
+        "clefable:bide,bodyslam,thunderwave:80;raticate:bide,hyperfang:80",
+        "tauros:bodyslam,hyperbeam,rage:80;alakazam:substitute,psychic,thunderwave:80;"
+        "pidgeot:fly,wingattack,mirrormove:80;gengar:nightshade,confuseray,hypnosis:80",
+        # stored turns (-activate), the end with nothing stored (-fail) and with damage
+        ["|Bide|", "-activate", "|-end|", "|-fail|"]),
+    "trap": (
+        "arbok:wrap,earthquake:80;cloyster:clamp,blizzard:80;ninetales:firespin,flamethrower:80;"
+        "onix:bind,rockslide:80;dragonite:wrap,hyperbeam:80",
+        "tauros:bodyslam,hyperbeam:80;gengar:nightshade,hypnosis:80;"
+        "alakazam:substitute,psychic:80;pidgeot:fly,wingattack:80;snorlax:bodyslam,rest:80",
+        ["|Wrap|", "|Clamp|", "|Fire Spin|", "|Bind|", "|cant|", "partiallytrapped",
+         "negate the recharge turn"]),
+    "metronome": (
+        "clefable:metronome:80;chansey:metronome,softboiled:80;mrmime:metronome,psychic:80;"
+        "gengar:metronome,nightshade:80;snorlax:metronome,bodyslam:80;mew:metronome,transform:80",
+        "alakazam:metronome,recover:80;hypno:metronome,psychic:80;clefairy:metronome:80;"
+        "machamp:metronome,submission:80;electabuzz:metronome,thunderbolt:80;"
+        "jynx:metronome,blizzard:80",
+        ["|Metronome|", "[from] Metronome", "-prepare", "-hitcount"]),
 }
 BATTLES = 6
 
