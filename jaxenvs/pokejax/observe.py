@@ -44,11 +44,13 @@ from jaxenvs.pokejax.state import BOOSTS, STATUSES, VOLATILES, BattleState
 from jaxenvs.pokejax.turn import NUM_ACTIONS, legal_actions
 
 #: Volatiles the protocol announces to both players (``|-start|``, ``|-mustrecharge|``) and
-#: that last beyond the turn, in feature order: those of these ``state.VOLATILES`` models
-#: (Flinch, shown only as ``|cant|`` and gone at the end of the turn, is not one).
-VISIBLE_VOLATILES = tuple(v for v in ("reflect", "lightscreen", "focusenergy", "mustrecharge",
-                                      "confusion", "substitute", "leechseed", "disable", "mist")
-                          if v in VOLATILES)
+#: that last beyond the turn, in feature order (all of them ``state.VOLATILES``). Not here:
+#: Flinch (shown only as ``|cant|``, gone at the end of the turn), Rage (Gen 1's rage lock
+#: starts silently: only the ``|move|`` line shows Rage) and the Toxic counter
+#: (``residualdmg``, never printed), nor the internal ones (``twoturnmove``, ``defensecurl``,
+#: ``minimize``).
+VISIBLE_VOLATILES = ("reflect", "lightscreen", "focusenergy", "mustrecharge", "confusion",
+                     "substitute", "leechseed", "disable", "mist")
 NUM_FEATURES = 5 + len(STATUSES) - 1 + len(BOOSTS) + len(VISIBLE_VOLATILES) + 5 + 4
 
 

@@ -23,6 +23,11 @@ DEFAULT_CONFIGS: dict[str, PPOConfig] = {
     # ReLU nets of this size start far from uniform and their win rate drifted down.
     "TCGJax": PPOConfig(total_timesteps=1_000_000, num_envs=128, num_steps=64,
                         num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
+    # Against the random opponent, the 10,000-team pool (benchmarks/results/pokejax-l4.md):
+    # mean return ~0.84 (win rate ~92%) by 250k steps, ~0.86 at the end; 12 minutes on a
+    # loaded 2-core CPU, compile included.
+    "PokeJAX": PPOConfig(total_timesteps=1_500_000, num_envs=128, num_steps=64,
+                         num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
 }
 
 

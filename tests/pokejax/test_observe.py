@@ -9,7 +9,7 @@ import pytest
 
 from jaxenvs.pokejax import engine, observe
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax.state import STATUSES
+from jaxenvs.pokejax.state import STATUSES, VOLATILES
 
 _observe = jax.jit(observe.observe, static_argnums=2)
 _reveal = jax.jit(observe.reveal)
@@ -112,3 +112,38 @@ def test_shown_hp_percent(hp, maxhp, percent):
     ``getHealth`` with ``reportPercentages``; the harness's log carries only the exact lines,
     so these values are worked from that formula by hand)."""
     assert int(observe.shown_hp_percent(jnp.int32(hp), jnp.int32(maxhp))) == percent
+
+
+def test_feature_layout():
+    """The documented layout: known, active, fainted, HP, level, 6 statuses, 7 boosts, the
+    visible volatiles, 5 stats, 4 PP."""
+    assert observe.NUM_FEATURES == 5 + 6 + 7 + len(observe.VISIBLE_VOLATILES) + 5 + 4 == 36
+    assert observe.observation_space().spaces["features"].shape == (2, 6, 36)
+
+
+def test_foe_volatiles_shown_as_the_protocol_shows_them(start):
+    """Leech Seed and Disable (``|-start|``) on the foe's active Pokémon set their feature
+    columns; Rage and the Toxic counter, which Showdown never prints, change nothing."""
+    state, revealed = start
+    lead = int(state.party[1, 0])
+    first = 5 + 6 + 7
+    base = _observe(state, revealed, 0)
+
+    def with_volatile(name, **fields):
+        bit = jnp.uint32(1 << VOLATILES.index(name))
+        other = state.replace(volatiles=state.volatiles.at[1, lead].set(
+            state.volatiles[1, lead] | bit))
+        return other.replace(**{k: getattr(other, k).at[1, lead].set(v)
+                                for k, v in fields.items()})
+
+    for name in ("leechseed", "disable"):
+        column = first + observe.VISIBLE_VOLATILES.index(name)
+        features = np.asarray(_observe(with_volatile(name), revealed, 0)["features"])
+        assert features[1, 0, column] == 1.0 and base["features"][1, 0, column] == 0.0
+        changed = np.argwhere(features != np.asarray(base["features"]))
+        assert changed.tolist() == [[1, 0, column]], name
+    hidden = with_volatile("rage", rage_accuracy=255)
+    hidden = hidden.replace(volatiles=hidden.volatiles.at[1, lead].set(
+        hidden.volatiles[1, lead] | jnp.uint32(1 << VOLATILES.index("residualdmg"))),
+        toxic_counter=hidden.toxic_counter.at[1, lead].set(3))
+    assert _same(_observe(hidden, revealed, 0), base)
