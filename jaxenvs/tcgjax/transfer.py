@@ -17,8 +17,8 @@ policy against the uniformly random legal opponent, over independent games:
   game that waits for the agent.
 
 The policy samples its action from the network's masked softmax (``greedy``: the most likely
-action); in the reference the sample is drawn with NumPy (Gumbel-max,
-``np.random.default_rng(seed)``), so no random stream is shared with the JAX side.
+action); in the reference the sample is drawn with NumPy (``verify.transfer.sample_actions``,
+Gumbel-max on ``np.random.default_rng(seed)``), so no random stream is shared with the JAX side.
 
 A game's sample is 1 if the agent won, else 0 (loss or draw, e.g. at the turn limit); the
 win rates are compared by ``jaxenvs.verify.tost`` (Welch, alpha 0.05).
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
@@ -37,17 +36,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.ppo.checkpoint import config_from_description, load_checkpoint
-from jaxenvs.ppo.defaults import make_env
-from jaxenvs.ppo.evaluate import episode_returns
-from jaxenvs.ppo.train import make_network
+from jaxenvs.ppo.policy import TrainedPolicy
 from jaxenvs.tcgjax import convert, observe
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.env import DECK_NAMES, opponent_action, play
 from jaxenvs.tcgjax.reference import RandomPolicy, new_game, step
 from jaxenvs.tcgjax.rng import PythonRandomSource
 from jaxenvs.tcgjax.state import OVER, current_player
-from jaxenvs.verify import TostResult, tost
+from jaxenvs.verify import tost
+from jaxenvs.verify.transfer import TransferResult, sample_actions
 
 ENV_ID = "TCGJax"
 #: Equivalence margin of the win rates (a fraction: 3 percentage points).
@@ -65,50 +62,34 @@ def reference_seed(seed: int, game: int, role: int) -> int:
     return 10**7 * (seed + 1) + 2 * game + role
 
 
-@dataclass
-class Policy:
-    """A loaded checkpoint: the env it was trained on and its network."""
-
-    env: object
-    env_params: object
-    network: object
-    params: object
-
-    @classmethod
-    def load(cls, checkpoint: str | Path) -> "Policy":
-        """The policy of a ``jaxenvs train TCGJax`` checkpoint (its parameters as nested
-        dicts, which ``network.apply`` takes as they are: no template, so nothing to
-        compile)."""
-        params, description = load_checkpoint(checkpoint)
-        if description["env_id"] != ENV_ID:
-            raise ValueError(f"{checkpoint} was trained on {description['env_id']}, not "
-                             f"{ENV_ID}")
-        config = config_from_description(description)
-        if config.normalize_observations:  # TCGJax observations have no floats to normalize
-            raise ValueError(f"{checkpoint}: normalize_observations is not supported here")
-        env, env_params = make_env(ENV_ID, **description["env_overrides"])
-        if int(env_params.opponent) != 0:
-            raise ValueError(f"{checkpoint}: trained against opponent "
-                             f"{int(env_params.opponent)}, not the random one (0)")
-        return cls(env, env_params, make_network(config, env, env_params), params)
-
-    @property
-    def seat(self) -> int:
-        return int(self.env_params.agent_seat)
-
-    @property
-    def decks(self) -> tuple[str, str]:
-        return DECK_NAMES[int(self.env_params.deck0)], DECK_NAMES[int(self.env_params.deck1)]
+def load(checkpoint: str | Path) -> TrainedPolicy:
+    """The policy of a ``jaxenvs train TCGJax`` checkpoint trained against the random
+    opponent."""
+    policy = TrainedPolicy.load(checkpoint, ENV_ID)
+    if int(policy.env_params.opponent) != 0:
+        raise ValueError(f"{checkpoint}: trained against opponent "
+                         f"{int(policy.env_params.opponent)}, not the random one (0)")
+    return policy
 
 
-def jax_wins(policy: Policy, games: int, seed: int, greedy: bool = False) -> np.ndarray:
+def seat(policy: TrainedPolicy) -> int:
+    """The agent's seat in the checkpoint's matchup."""
+    return int(policy.env_params.agent_seat)
+
+
+def decks(policy: TrainedPolicy) -> tuple[str, str]:
+    """The names of the checkpoint's two decks (seat 0's, seat 1's)."""
+    return DECK_NAMES[int(policy.env_params.deck0)], DECK_NAMES[int(policy.env_params.deck1)]
+
+
+def jax_wins(policy: TrainedPolicy, games: int, seed: int, greedy: bool = False
+             ) -> np.ndarray:
     """float[games]: 1 where the agent won, from ``games`` parallel ``TCGJax`` episodes."""
-    returns = episode_returns(policy.network, policy.params, policy.env, policy.env_params,
-                              jax.random.key(seed), games, MAX_AGENT_STEPS, greedy)
-    if not np.all(np.isfinite(returns)):
-        raise RuntimeError(f"{int(np.sum(~np.isfinite(returns)))} JAX games did not end within "
-                           f"{MAX_AGENT_STEPS} agent decisions")
-    return (returns > 0).astype(np.float64)
+    wins, unfinished = policy.env_wins(games, seed, MAX_AGENT_STEPS, greedy)
+    if unfinished:
+        raise RuntimeError(f"{unfinished} JAX games did not end within {MAX_AGENT_STEPS} "
+                           f"agent decisions")
+    return wins
 
 
 @partial(jax.jit, static_argnums=(0, 1, 2))
@@ -125,7 +106,7 @@ def _decide(network, seat: int, greedy: bool, params, states, keys):
     return jax.vmap(one)(states, keys)
 
 
-def jax_decision_wins(policy: Policy, games: int, seed: int, greedy: bool = False
+def jax_decision_wins(policy: TrainedPolicy, games: int, seed: int, greedy: bool = False
                       ) -> np.ndarray:
     """float[games]: as ``jax_wins``, but the episodes (``TCGJax.reset``, then the env's own
     ``play`` and ``opponent_action``) advance one decision per compiled call, driven from the
@@ -137,8 +118,8 @@ def jax_decision_wins(policy: Policy, games: int, seed: int, greedy: bool = Fals
         jax.random.split(reset_key, games), policy.env_params)
     for t in range(MAX_DECISIONS):
         if np.all(np.asarray(state.game.phase) == OVER):
-            return (np.asarray(state.game.winner) == policy.seat).astype(np.float64)
-        state = _decide(policy.network, policy.seat, greedy, policy.params, state,
+            return (np.asarray(state.game.winner) == seat(policy)).astype(np.float64)
+        state = _decide(policy.network, seat(policy), greedy, policy.params, state,
                         jax.random.split(jax.random.fold_in(play_key, t), games))
     raise RuntimeError(f"JAX games did not end within {MAX_DECISIONS} decisions")
 
@@ -154,24 +135,24 @@ def _logits(network, seat: int, params, states):
     return jax.vmap(one)(states)
 
 
-def reference_wins(policy: Policy, games: int, seed: int, greedy: bool = False,
+def reference_wins(policy: TrainedPolicy, games: int, seed: int, greedy: bool = False,
                    batch: int = 256) -> np.ndarray:
     """float[games]: 1 where the agent won, from ``games`` reference-engine games (module
     docstring). The network runs on batches of ``min(batch, games)`` states (padded: one
     compiled shape)."""
     batch = min(batch, games)
-    decks = [sample_decks()[name] for name in policy.decks]
+    chosen = [sample_decks()[name] for name in decks(policy)]
     deck_ids = (int(policy.env_params.deck0), int(policy.env_params.deck1))
-    seat = policy.seat
+    agent = seat(policy)
     sampler = np.random.default_rng(seed)
-    boards = [new_game(*decks, PythonRandomSource(reference_seed(seed, g, 0)))
+    boards = [new_game(*chosen, PythonRandomSource(reference_seed(seed, g, 0)))
               for g in range(games)]
     opponents = [RandomPolicy(PythonRandomSource(reference_seed(seed, g, 1)))
                  for g in range(games)]
 
     def until_agent(g):
         game = boards[g]
-        while not game.over and game.current_player != seat:
+        while not game.over and game.current_player != agent:
             step(game, opponents[g](game))
         return not game.over
 
@@ -182,37 +163,15 @@ def reference_wins(policy: Policy, games: int, seed: int, greedy: bool = False,
             states = [convert.from_game(boards[g], deck_ids) for g in chunk]
             states += states[:1] * (batch - len(chunk))
             stacked = jax.tree.map(lambda *xs: np.stack(xs), *states)
-            logits = np.asarray(_logits(policy.network, seat, policy.params, stacked)
+            logits = np.asarray(_logits(policy.network, agent, policy.params, stacked)
                                 )[:len(chunk)]
-            if not greedy:
-                logits = logits + sampler.gumbel(size=logits.shape)
-            for g, action in zip(chunk, np.argmax(logits, axis=1)):
+            for g, action in zip(chunk, sample_actions(logits, sampler, greedy)):
                 step(boards[g], int(action))
         waiting = [g for g in waiting if until_agent(g)]
-    return np.array([game.winner == seat for game in boards], np.float64)
+    return np.array([game.winner == agent for game in boards], np.float64)
 
 
-@dataclass
-class TransferResult:
-    """Both engines' win rates and their TOST."""
-
-    decks: tuple[str, str]
-    seat: int
-    greedy: bool
-    games: int
-    jax_win_rate: float
-    reference_win_rate: float
-    tost: TostResult
-    jax_seconds: float
-    reference_seconds: float
-
-    def to_json(self) -> dict:
-        out = asdict(self)
-        out["tost"] = asdict(self.tost)
-        return out
-
-
-def compare(policy: Policy, games: int, seed: int = 0, greedy: bool = False,
+def compare(policy: TrainedPolicy, games: int, seed: int = 0, greedy: bool = False,
             margin: float = MARGIN) -> TransferResult:
     """Play ``games`` games in each engine (seeds ``seed`` and ``seed + 1``; independent) and
     TOST their win rates with ``margin``."""
@@ -221,9 +180,11 @@ def compare(policy: Policy, games: int, seed: int = 0, greedy: bool = False,
     mid = time.perf_counter()
     theirs = reference_wins(policy, games, seed + 1, greedy)
     end = time.perf_counter()
-    return TransferResult(policy.decks, policy.seat, greedy, games, float(ours.mean()),
-                          float(theirs.mean()), tost(ours, theirs, margin), mid - start,
-                          end - mid)
+    setting = {"env": ENV_ID, "opponent": "random legal", "decks": decks(policy),
+               "seat": seat(policy), "max_agent_steps": MAX_AGENT_STEPS}
+    return TransferResult(setting, greedy, games, float(ours.mean()), float(theirs.mean()),
+                          tost(ours, theirs, margin), mid - start, end - mid,
+                          {"jax_wins": int(ours.sum()), "reference_wins": int(theirs.sum())})
 
 
 def main() -> None:
@@ -234,13 +195,10 @@ def main() -> None:
     parser.add_argument("--greedy", action="store_true", help="most likely action")
     parser.add_argument("--json", type=Path, default=None, help="write the result here")
     args = parser.parse_args()
-    result = compare(Policy.load(args.checkpoint), args.games, args.seed, args.greedy)
-    print(f"{result.decks[0]} (seat {result.seat}) vs {result.decks[1]}, random opponent, "
-          f"{'greedy' if result.greedy else 'sampled'} policy, {result.games} games per engine")
-    print(f"win rate: JAX {result.jax_win_rate:.4f} ({result.jax_seconds:.1f} s, compile "
-          f"included), reference {result.reference_win_rate:.4f} "
-          f"({result.reference_seconds:.1f} s)")
-    print(result.tost)
+    result = compare(load(args.checkpoint), args.games, args.seed, args.greedy)
+    first, second = result.setting["decks"]
+    print(f"{first} (seat {result.setting['seat']}) vs {second}, random opponent")
+    print(result.summary("reference"))
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_json(), indent=2) + "\n")
 

@@ -21,20 +21,21 @@ WIN_RATE = 0.8
 
 @pytest.fixture(scope="module")
 def policy():
-    return transfer.Policy.load(CHECKPOINT)
+    return transfer.load(CHECKPOINT)
 
 
 def random_agent_wins(policy, games: int, seed: int) -> np.ndarray:
     """The reference's ``RandomPolicy`` in the agent's seat of the games
     ``transfer.reference_wins(policy, games, seed)`` plays (same game and opponent seeds)."""
-    decks = [sample_decks()[name] for name in policy.decks]
+    decks = [sample_decks()[name] for name in transfer.decks(policy)]
+    seat = transfer.seat(policy)
     wins = []
     for g in range(games):
         players = [RandomPolicy(PythonRandomSource(transfer.reference_seed(seed, g, 1)))] * 2
-        players[policy.seat] = RandomPolicy(PythonRandomSource(1 + g))  # < reference seeds
+        players[seat] = RandomPolicy(PythonRandomSource(1 + g))  # < reference seeds
         game = play_game(*decks, PythonRandomSource(transfer.reference_seed(seed, g, 0)),
                          tuple(players))
-        wins.append(game.winner == policy.seat)
+        wins.append(game.winner == seat)
     return np.array(wins, np.float64)
 
 
@@ -55,7 +56,7 @@ def test_checkpoint_of_another_env_is_refused(tmp_path):
     text = (CHECKPOINT / "checkpoint.json").read_text()
     (tmp_path / "checkpoint.json").write_text(text.replace('"TCGJax"', '"Pong"'))
     with pytest.raises(ValueError, match="not TCGJax"):
-        transfer.Policy.load(tmp_path)
+        transfer.load(tmp_path)
 
 
 @pytest.mark.slow
