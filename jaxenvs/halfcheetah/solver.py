@@ -15,8 +15,16 @@ then minimises the cost exactly along the step: along a line the cost is a conve
 quadratic whose pieces join where a row's ``J_i a - aref_i`` crosses 0, so the derivative is
 evaluated at every such breakpoint, the piece holding the minimum is picked, and its quadratic
 is minimised in closed form. Once the active set is right a step lands on the minimiser
-exactly, so a fixed, small number of iterations converges (``ITERATIONS``: checked against
-MuJoCo to float64 rounding by the tests) and the loop has a fixed shape for ``vmap``.
+exactly, so a small number of iterations converges (at most ``ITERATIONS``: checked against
+MuJoCo to float64 rounding by the tests).
+
+The iterations are a ``while_loop`` that ends when the step has converged (``CONVERGED``), so
+a state without active constraints costs one iteration. Under ``vmap`` the loop runs until
+every state of the batch has converged, and a converged state's ``qacc`` is kept unchanged from
+then on: each state's result is the one it gets alone, bit for bit, whatever the batch (its
+own iterations are the same operations, and the extra ones leave it as it is). Measured on
+states of random-action rollouts at batch 1024: all had converged after 4 iterations (half
+of them after 1), and the solver ran ~4x faster than with a fixed 8 (a rolled ``fori_loop``).
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from jaxenvs.halfcheetah import linalg
 from jaxenvs.halfcheetah.constraint import ROW_WEIGHT, Rows
 from jaxenvs.halfcheetah.model import const
 
-#: Newton iterations per physics step (starting from ``qacc_smooth``, without warm start).
+#: Most Newton iterations per physics step (starting from ``qacc_smooth``, no warm start).
 #: Deep-penetration states need 8 (with 6, some were off MuJoCo's qacc by 1e0 m/s^2): measured
 #: on the 10,000 states of ``agreement`` (``tests/halfcheetah/test_agreement.py``).
 ITERATIONS = 8
@@ -83,8 +91,8 @@ def solve(M: jax.Array, qacc_smooth: jax.Array, rows: Rows,
 
     eps = jnp.finfo(M.dtype).eps
 
-    def newton(_, carry):
-        qacc, done = carry
+    def newton(carry):
+        i, qacc, _ = carry
         jar = linalg.matvec(J, qacc) - rows.aref
         on = jnp.where(jar < 0, w, 0)
         resid = qacc - qacc_smooth
@@ -93,11 +101,15 @@ def solve(M: jax.Array, qacc_smooth: jax.Array, rows: Rows,
         # Converged: the step is at rounding level. Stop there, since the line search along a
         # step of pure rounding noise would only move qacc by noise.
         size = jnp.max(jnp.abs(direction))
-        done = done | (size <= CONVERGED * eps * (1 + jnp.max(jnp.abs(qacc))))
+        done = size <= CONVERGED * eps * (1 + jnp.max(jnp.abs(qacc)))
         alpha = _line_search(direction, M, resid, jar, w, J)
-        return jnp.where(done, qacc, qacc + alpha * direction), done
+        return i + 1, jnp.where(done, qacc, qacc + alpha * direction), done
 
-    qacc, _ = jax.lax.fori_loop(0, iterations, newton, (qacc_smooth, jnp.bool_(False)))
+    def more(carry):
+        i, _, done = carry
+        return (i < iterations) & ~done
+
+    _, qacc, _ = jax.lax.while_loop(more, newton, (0, qacc_smooth, jnp.bool_(False)))
     jar = linalg.matvec(J, qacc) - rows.aref
     force = -rows.D * jnp.minimum(jar, 0)
     return qacc, force

@@ -12,6 +12,10 @@ second, timed after compilation and one warm-up call, as ``jaxenvs.bench`` times
   ``halfcheetah`` env (its own XML; positional uses 16 substeps of 0.003125 s and other gears),
   so those rows compare engines on a similar but not the same model. float32.
 
+- **ours** (not a reference row, ``jaxenvs bench`` measures our env itself): the same
+  ``jit(scan(vmap(step_env)))`` harness as MJX and Brax, so that all the JAX engines can be
+  compared by one command each, in the same conditions.
+
 Every measurement runs in a fresh subprocess, ``python -m jaxenvs.halfcheetah.speed ENGINE
 BATCH STEPS [FRAME_SKIP]``, which prints one JSON line. The subprocess isolates the engines'
 threads and compile caches from ours and from each other, and lets the JAX engines start with
@@ -45,8 +49,9 @@ ENV_ID = "HalfCheetah"
 #: HalfCheetah-v5's physics steps per env step.
 FRAME_SKIP = 5
 #: Env steps (batch x scan length) of one compiled chunk, per engine; at least one step of
-#: the batch. MuJoCo C runs ~40k env steps/s per core, MJX and Brax a few thousand in all.
-CHUNK_ENV_STEPS = {"mujoco": 32768, "mjx": 512, "brax-generalized": 512,
+#: the batch. MuJoCo C runs ~40k env steps/s per core, ours 5-10k in all, MJX and Brax a
+#: few thousand in all.
+CHUNK_ENV_STEPS = {"mujoco": 32768, "ours": 8192, "mjx": 512, "brax-generalized": 512,
                    "brax-positional": 512}
 #: A measurement stops repeating chunks once its timed calls have lasted this long.
 TARGET_SECONDS = 3.0
@@ -137,6 +142,23 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
             **_timed_chunks(run_chunk, batch_size, chunk, num_steps)}
 
 
+def _measure_ours(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, float]:
+    import jax
+
+    from jaxenvs.halfcheetah.env import HalfCheetah
+
+    env = HalfCheetah()
+    params = env.default_params.replace(frame_skip=frame_skip)
+
+    def step(state, action):
+        return env.step_env(jax.random.key(0), state, action, params)[1]
+
+    keys = jax.random.split(jax.random.key(0), batch_size)
+    states = jax.jit(jax.vmap(lambda key: env.reset_env(key, params)[1]))(keys)
+    return _jax_rollout(step, states, batch_size, _chunk_steps("ours", batch_size, num_steps),
+                        env.num_actions, num_steps)
+
+
 def _measure_mjx(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, float]:
     import jax
     from mujoco import mjx
@@ -174,6 +196,7 @@ def _measure_brax(backend: str, batch_size: int, num_steps: int,
 #: "run_seconds", "compile_seconds"}`` (run in the subprocess), and the module it needs.
 ENGINES: dict[str, tuple[Callable[[int, int, int], dict[str, float]], str]] = {
     "mujoco": (_measure_mujoco, "mujoco"),
+    "ours": (_measure_ours, "jaxenvs"),
     "mjx": (_measure_mjx, "mujoco.mjx"),
     "brax-generalized": (lambda *args: _measure_brax("generalized", *args), "brax"),
     "brax-positional": (lambda *args: _measure_brax("positional", *args), "brax"),

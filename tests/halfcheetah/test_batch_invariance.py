@@ -1,20 +1,21 @@
 """A HalfCheetah trajectory does not depend on the batch it runs in, bit for bit (float32).
 
 Episodes from ``reset`` under random actions, run by ``jit(vmap(scan(step)))`` at batch sizes
-1, 2, 7 and 64 and by ``jit(scan(step))`` unbatched, must give identical observations,
-states, rewards and infos for the same keys. Without ``batching.batch_invariant``, batch 1
-differs from the others after a few steps on any CPU with FMA (XLA fuses a unit batch axis
-differently, see ``batching``), so this can fail.
+1, 2, 7 and 300 (over ``batching.CHUNK``: run as chunks, the last one filled up, its states
+also run as a batch of 7) and by ``jit(scan(step))`` unbatched, must give identical
+observations, states, rewards and infos for the same keys. Without
+``batching.batch_invariant``, batch 1 differs from the others after a few steps on any CPU
+with FMA (XLA fuses a unit batch axis differently, see ``batching``), so this can fail.
 """
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah import HalfCheetah
+from jaxenvs.halfcheetah import HalfCheetah, batching
 
 STEPS = 40
-BATCHES = (1, 2, 7, 64)
+BATCHES = (1, 2, 7, 300)
 
 
 def _episode(env, params):
@@ -34,6 +35,7 @@ def _episode(env, params):
 
 
 def test_trajectories_are_identical_at_every_batch_size():
+    assert BATCHES[-2] < batching.CHUNK < BATCHES[-1] < 2 * batching.CHUNK
     env = HalfCheetah()
     params = env.default_params
     episode = _episode(env, params)
@@ -47,6 +49,11 @@ def test_trajectories_are_identical_at_every_batch_size():
         for got, expected in zip(jax.tree.leaves(part), jax.tree.leaves(full)):
             np.testing.assert_array_equal(np.asarray(got), expected[:batch],
                                           err_msg=f"batch {batch}")
+    # states of the last, filled-up chunk against the same states in a batch of their own
+    tail = rollout(keys[-BATCHES[-2]:])
+    for got, expected in zip(jax.tree.leaves(tail), jax.tree.leaves(full)):
+        np.testing.assert_array_equal(np.asarray(got), expected[-BATCHES[-2]:],
+                                      err_msg="last chunk")
     alone = jax.jit(episode)(keys[5])
     for got, expected in zip(jax.tree.leaves(alone), jax.tree.leaves(full)):
         np.testing.assert_array_equal(np.asarray(got), expected[5], err_msg="unbatched")

@@ -36,6 +36,14 @@ def test_jax_engine_measures_a_positive_speed(rows, engine):
     assert rows[engine].fn(4, 8, HalfCheetahParams()) > 0
 
 
+@pytest.mark.slow
+def test_ours_measures_a_positive_speed_with_the_same_harness():
+    """``speed``'s own engine (our env under the MJX/Brax harness) is not a reference row."""
+    assert "ours" not in [engine for engine, _, _ in speed.ROWS]
+    record = speed.measure("ours", 2, 4)
+    assert record["sps"] > 0 and record["compile_seconds"] > 0
+
+
 def test_missing_engines_and_other_models_have_no_figure(rows, monkeypatch):
     """Brax's cheetah has its own substeps, so it has no figure at another frame_skip; an
     engine whose package is missing has none at all."""
