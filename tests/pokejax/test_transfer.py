@@ -33,14 +33,6 @@ def test_policy_beats_random_in_pokejax(policy):
     assert wins.mean() >= WIN_RATE, wins.mean()
 
 
-def test_checkpoint_of_another_env_is_refused(tmp_path):
-    (tmp_path / "params.msgpack").write_bytes((CHECKPOINT / "params.msgpack").read_bytes())
-    text = (CHECKPOINT / "checkpoint.json").read_text()
-    (tmp_path / "checkpoint.json").write_text(text.replace('"PokeJAX"', '"Pong"'))
-    with pytest.raises(ValueError, match="not PokeJAX"):
-        transfer.load(tmp_path)
-
-
 @pytest.mark.slow
 def test_win_rates_in_both_engines_are_equivalent(policy):
     """The L4 check: 2,000 battles per engine (about half an hour on 2 cores)."""
