@@ -205,8 +205,9 @@ def compare(policy: TrainedPolicy, battles: int, seed: int = 0, greedy: bool = F
     setting = {"env": ENV_ID, "opponent": "random legal", "agent": "p1",
                "teams": f"pool of {len(np.asarray(policy.env_params.teams['species']))}",
                "showdown": SHOWDOWN_VERSION, "max_agent_steps": MAX_AGENT_STEPS}
-    return TransferResult(setting, greedy, battles, float(ours.mean()), float(theirs.mean()),
-                          tost(ours, theirs, margin), mid - start, end - mid,
+    return TransferResult(setting, "win rate", greedy, battles, float(ours.mean()),
+                          float(theirs.mean()), tost(ours, theirs, margin),
+                          mid - start, end - mid,
                           {"jax_unfinished": ours_cut, "showdown_unfinished": theirs_cut,
                            "jax_wins": int(ours.sum()), "showdown_wins": int(theirs.sum())})
 

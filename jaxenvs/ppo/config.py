@@ -32,7 +32,10 @@ class PPOConfig:
     gae_lambda: float = 0.95
     """GAE's lambda."""
     clip_eps: float = 0.2
-    """PPO's ratio clipping (also used for the value function)."""
+    """PPO's ratio clipping (also used for the value function if ``clip_value``)."""
+    clip_value: bool = True
+    """Clip each value prediction to within ``clip_eps`` of the rollout's (PureJaxRL's
+    choice); off, the value loss is the plain squared error (Stable-Baselines3's default)."""
     ent_coef: float = 0.01
     """Entropy bonus weight."""
     vf_coef: float = 0.5
@@ -43,6 +46,9 @@ class PPOConfig:
     """Widths of the actor's and the critic's hidden layers (separate networks)."""
     activation: str = "tanh"
     """Hidden activation: ``tanh`` or ``relu``."""
+    log_std_init: float = 0.0
+    """Initial log standard deviation of a continuous policy's Gaussian (a learned,
+    state-independent parameter); e.g. -2 starts with std 0.14 on a [-1, 1] action box."""
     normalize_observations: bool = False
     """Train on observations normalized by running statistics shared across the env batch
     (``jaxenvs.wrappers.NormalizeObservation``); the statistics are saved with the checkpoint

@@ -60,6 +60,8 @@ class ActorCritic(nn.Module):
     continuous: bool = False
     hidden_sizes: Sequence[int] = (64, 64)
     activation: str = "tanh"
+    log_std_init: float = 0.0
+    """Initial value of the continuous policy's log standard deviation."""
 
     @nn.compact
     def __call__(self, obs: Any) -> tuple[tuple[jax.Array, jax.Array | None], jax.Array]:
@@ -68,7 +70,8 @@ class ActorCritic(nn.Module):
         value = _mlp(x, self.hidden_sizes, act, 1, 1.0)[0]
         out = _mlp(x, self.hidden_sizes, act, self.action_dim, 0.01)
         if self.continuous:
-            return (out, self.param("log_std", nn.initializers.zeros, (self.action_dim,))), value
+            return (out, self.param("log_std", nn.initializers.constant(self.log_std_init),
+                                      (self.action_dim,))), value
         if mask is not None:
             out = jnp.where(mask, out, MASKED_LOGIT)
         return (out, None), value

@@ -69,7 +69,8 @@ def make_network(config: PPOConfig, env, env_params) -> ActorCritic:
     space = env.action_space(env_params)
     continuous = isinstance(space, spaces.Box)
     action_dim = int(space.shape[0]) if continuous else int(space.n)
-    return ActorCritic(action_dim, continuous, tuple(config.hidden_sizes), config.activation)
+    return ActorCritic(action_dim, continuous, tuple(config.hidden_sizes), config.activation,
+                       config.log_std_init)
 
 
 def training_env(config: PPOConfig, env):
@@ -172,10 +173,12 @@ def make_train(config: PPOConfig, env, env_params,
     def loss_fn(params, batch: Transition, advantages, targets):
         policy, value = apply(params, batch.obs)
         log_prob = policy.log_prob(batch.action)
-        value_clipped = batch.value + jnp.clip(value - batch.value, -config.clip_eps,
-                                               config.clip_eps)
-        value_loss = 0.5 * jnp.maximum(jnp.square(value - targets),
-                                       jnp.square(value_clipped - targets)).mean()
+        value_loss = jnp.square(value - targets)
+        if config.clip_value:
+            value_clipped = batch.value + jnp.clip(value - batch.value, -config.clip_eps,
+                                                   config.clip_eps)
+            value_loss = jnp.maximum(value_loss, jnp.square(value_clipped - targets))
+        value_loss = 0.5 * value_loss.mean()
         ratio = jnp.exp(log_prob - batch.log_prob)
         advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
         policy_loss = -jnp.minimum(

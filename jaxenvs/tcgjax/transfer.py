@@ -182,8 +182,9 @@ def compare(policy: TrainedPolicy, games: int, seed: int = 0, greedy: bool = Fal
     end = time.perf_counter()
     setting = {"env": ENV_ID, "opponent": "random legal", "decks": decks(policy),
                "seat": seat(policy), "max_agent_steps": MAX_AGENT_STEPS}
-    return TransferResult(setting, greedy, games, float(ours.mean()), float(theirs.mean()),
-                          tost(ours, theirs, margin), mid - start, end - mid,
+    return TransferResult(setting, "win rate", greedy, games, float(ours.mean()),
+                          float(theirs.mean()), tost(ours, theirs, margin),
+                          mid - start, end - mid,
                           {"jax_wins": int(ours.sum()), "reference_wins": int(theirs.sum())})
 
 

@@ -1,8 +1,9 @@
-"""L4 transfer checks: one policy's win rate in a JAX env and in its reference engine, TOSTed.
+"""L4 transfer checks: one policy's win rate or return in a JAX env and in its reference
+engine, TOSTed.
 
 What the environments' ``transfer`` modules share: ``sample_actions`` draws the reference
 side's actions from the network's logits with NumPy (so no random stream is shared with the
-JAX side), and ``TransferResult`` holds both win rates, their TOST and the timings, as JSON
+JAX side), and ``TransferResult`` holds both means, their TOST and the timings, as JSON
 and as the printed summary.
 """
 
@@ -28,14 +29,17 @@ def sample_actions(logits: np.ndarray, rng: np.random.Generator, greedy: bool = 
 
 @dataclass
 class TransferResult:
-    """Both engines' win rates over ``games`` independent games each, and their TOST."""
+    """One metric of a policy (win rate, mean return) over ``episodes`` independent episodes
+    in each engine, and its TOST."""
 
     setting: dict[str, Any]
     """What was played (the env's matchup, opponent, engine versions...)."""
+    metric: str
+    """What ``jax_mean`` and ``reference_mean`` average: ``win rate`` or ``episode return``."""
     greedy: bool
-    games: int
-    jax_win_rate: float
-    reference_win_rate: float
+    episodes: int
+    jax_mean: float
+    reference_mean: float
     tost: TostResult
     jax_seconds: float
     reference_seconds: float
@@ -48,8 +52,8 @@ class TransferResult:
         return out
 
     def summary(self, reference: str = "reference") -> str:
-        """Win rates, times and the TOST, as printed by the transfer commands."""
-        return (f"{'greedy' if self.greedy else 'sampled'} policy, {self.games} games per "
-                f"engine\nwin rate: JAX {self.jax_win_rate:.4f} ({self.jax_seconds:.1f} s, "
-                f"compile included), {reference} {self.reference_win_rate:.4f} "
+        """Both means, times and the TOST, as printed by the transfer commands."""
+        return (f"{'greedy' if self.greedy else 'sampled'} policy, {self.episodes} episodes "
+                f"per engine\n{self.metric}: JAX {self.jax_mean:.4f} ({self.jax_seconds:.1f} "
+                f"s, compile included), {reference} {self.reference_mean:.4f} "
                 f"({self.reference_seconds:.1f} s)\n{self.tost.summary()}")

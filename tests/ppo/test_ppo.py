@@ -92,14 +92,22 @@ def test_gae_matches_a_hand_computation_and_stops_at_done():
     np.testing.assert_allclose(np.asarray(targets), np.asarray(advantages) + np.asarray(value))
 
 
-def test_continuous_actions_train_without_nans():
+@pytest.mark.parametrize("clip_value", [True, False])
+def test_continuous_actions_train_without_nans(clip_value):
     env, params = jaxenvs.make("PongContinuous")
-    config = PPOConfig(total_timesteps=2 * 4 * 16, num_envs=4, num_steps=16)
+    config = PPOConfig(total_timesteps=2 * 4 * 16, num_envs=4, num_steps=16,
+                       clip_value=clip_value)
     out = jax.jit(make_train(config, env, params))(jax.random.key(0))
     metrics = jax.device_get(out["metrics"])
     for name in ("loss", "value_loss", "policy_loss", "entropy"):
         assert np.isfinite(metrics[name]).all(), name
     assert "log_std" in out["train_state"].params["params"]
+
+
+def test_gaussian_policy_starts_at_log_std_init():
+    net = ActorCritic(action_dim=3, continuous=True, log_std_init=-2.0)
+    params = net.init(jax.random.key(0), jnp.ones(8))
+    np.testing.assert_array_equal(params["params"]["log_std"], np.full(3, -2.0, np.float32))
 
 
 def test_batched_gaussian_policy_has_one_action_per_env():
