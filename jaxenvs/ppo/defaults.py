@@ -28,6 +28,15 @@ DEFAULT_CONFIGS: dict[str, PPOConfig] = {
     # loaded 2-core CPU, compile included.
     "PokeJAX": PPOConfig(total_timesteps=1_500_000, num_envs=128, num_steps=64,
                          num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
+    # Stable-Baselines3 zoo's tuned HalfCheetah PPO (1 env x 512 steps there; 8 x 64 here,
+    # the same 512 transitions per update), with normalized observations and scaled rewards.
+    "HalfCheetah": PPOConfig(total_timesteps=1_000_000, num_envs=8, num_steps=64,
+                             update_epochs=20, num_minibatches=8, learning_rate=2.0633e-5,
+                             anneal_lr=False, gamma=0.98, gae_lambda=0.92, clip_eps=0.1,
+                             clip_value=False, ent_coef=0.000401762, vf_coef=0.58096,
+                             max_grad_norm=0.8, hidden_sizes=(256, 256), activation="relu",
+                             log_std_init=-2.0, normalize_observations=True,
+                             scale_rewards=True),
 }
 
 
