@@ -60,6 +60,25 @@ def tree_select(pred, a, b):
     return jax.tree.map(lambda x, y: x if x is y else jnp.where(pred, x, y), a, b)
 
 
+def materialize(state: GameState) -> GameState:
+    """``state`` unchanged, but computed in full before anything uses it (a fusion barrier).
+
+    XLA:CPU fuses any chain of cheap integer operations into each of its consumers, even
+    where that recomputes it per element: a game's coin and the phase it decides were
+    recomputed for every entry of every wide array (deck, hand, mask) that depends on them,
+    which under ``vmap`` was most of a step's time. ``optimization_barrier`` does not stop
+    that (XLA:CPU removes it before fusing); a loop does: its result is a buffer. The loop
+    runs exactly once (from ``min(decisions, 0)`` while below that plus one), but XLA cannot
+    count its trips, so it can neither inline it nor see that its body changes nothing."""
+    first = jnp.minimum(state.decisions, 0)
+
+    def body(carry):
+        s, i = carry
+        return jax.tree.map(lambda x: jnp.where(i == first, x, jnp.zeros_like(x)), s), i + 1
+
+    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (state, first))[0]
+
+
 def update(state: GameState, p, fn) -> GameState:
     """``state`` with player ``p`` replaced by ``fn(player p)``."""
     me = player(state, p)
@@ -824,7 +843,9 @@ def start_turn(key, state: GameState) -> GameState:
 
 def advance(key, state: GameState) -> GameState:
     """Run the automatic parts until a decision is due or the game is over (each stage at
-    most once: after an attack, the end of the turn, the start of the next)."""
+    most once: after an attack, the end of the turn, the start of the next). ``step``'s
+    action and the first two stages end in ``materialize``, so each later stage reads its
+    input from buffers rather than recomputing it."""
     def due(s, phase):
         return (s.phase == phase) & (s.num_pending == 0)
 
@@ -832,8 +853,8 @@ def advance(key, state: GameState) -> GameState:
         s = resolve_knockouts(s)
         return s.replace(phase=jnp.where(s.phase == OVER, s.phase, END_TURN))
 
-    state = tree_select(due(state, AFTER_ATTACK), after_attack(state), state)
-    state = tree_select(due(state, END_TURN), end_turn(key, state), state)
+    state = materialize(tree_select(due(state, AFTER_ATTACK), after_attack(state), state))
+    state = materialize(tree_select(due(state, END_TURN), end_turn(key, state), state))
     return tree_select(due(state, START_TURN), start_turn(key, state), state)
 
 
@@ -869,4 +890,4 @@ def step(state: GameState, action, key) -> GameState:
         lambda s: resolve_choice(s, slot),
         lambda s: setup_step(s, action),
     ]
-    return advance(key, jax.lax.switch(branch, branches, state))
+    return advance(key, materialize(jax.lax.switch(branch, branches, state)))

@@ -92,6 +92,24 @@ def test_stable_order_breaks_ties_by_index():
         assert np.array_equal(engine.stable_order(jnp.asarray(keys), n), want)
 
 
+def test_materialize_changes_nothing():
+    """``engine.materialize`` (a fusion barrier: a loop XLA cannot prove runs once) returns the
+    state field for field, alone and under ``vmap`` over games whose decision counts (its loop
+    bound) differ, negative ones included. The fields hold random values, none of them
+    padding, so a zeroed or stale field would show."""
+    decks = [engine.deck_arrays(DECKS[name]) for name in sorted(DECKS)[:2]]
+    shapes = jax.eval_shape(engine.new_game, jax.random.key(0),
+                            *(np.stack(x) for x in zip(*decks)))
+    rnd = np.random.default_rng(0)
+    games = jax.tree.map(lambda s: rnd.integers(1, 50, (5,) + s.shape).astype(s.dtype), shapes)
+    games = games.replace(decisions=np.arange(-2, 3, dtype=np.int32) * 7)
+    one = jax.tree.map(lambda x: x[3], games)
+    for got, want in ((jax.jit(jax.vmap(engine.materialize))(games), games),
+                      (jax.jit(engine.materialize)(one), one)):
+        for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
 def _positions(decks, ids, seed):
     """Every 7th decision position of a random game on the JAX stream of ``seed``."""
     src = lockstep.sources([seed])[0]
