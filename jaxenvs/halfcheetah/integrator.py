@@ -64,8 +64,12 @@ def integrate(qpos: jax.Array, qvel: jax.Array, fwd: Forward) -> tuple[jax.Array
     return qpos + h * qvel, qvel
 
 
+@jax.jit
 def step(qpos: jax.Array, qvel: jax.Array, ctrl: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """One ``mj_step``: ``(qpos, qvel)`` after ``model.TIMESTEP`` seconds under ``ctrl``."""
+    """One ``mj_step``: ``(qpos, qvel)`` after ``model.TIMESTEP`` seconds under ``ctrl``.
+
+    Jitted so that JAX traces and batches it once however often a caller traces it (the env's
+    batch-invariant wrapper traces its step twice); XLA inlines it into the caller."""
     return integrate(qpos, qvel, forward(qpos, qvel, ctrl))
 
 

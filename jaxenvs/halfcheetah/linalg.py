@@ -14,10 +14,18 @@ Two shapes of code, chosen for XLA's compile time and the step's run time togeth
   chain into one kernel that keeps its partial sums in registers, which is what makes the
   solver fast at large batches. Measured at batch 1024: a pairwise tree over the rows, or
   the products formed as one array first, makes XLA materialise them and runs 3-4x slower.
+  ``product_sum`` slices pre-broadcast operands (three traced operations a term, where
+  indexing row by row took seven to eleven): the same kernels bit for bit in fewer jaxpr
+  equations, which shortens JAX's tracing, a large part of the compile time. (Slicing
+  ``matvec``'s and ``dot``'s operands along their last axis the same way changed XLA's
+  fusion, hence the results' last bits, so those two index entry by entry as before.)
 - The 9 x 9 Cholesky factorisation and triangular solves work column by column on whole
   columns (a few array operations per column) instead of entry by entry: the scalar version
   traced into thousands of tiny operations, each its own XLA kernel, and took most of a
-  30-second compile.
+  30-second compile. They are unrolled: as rolled ``fori_loop``s they compiled to 100
+  distinct kernels instead of 157 (XLA compiles identical fused kernels once, so the three
+  factorisations of one step share theirs), but ran a batch of 1 ~4x and of 64 ~2.5x slower,
+  since each loop iteration launches its few small kernels one by one.
 - ``tree_sum`` adds a few stacked arrays (per-body terms) as a fixed pairwise tree.
 """
 
@@ -47,6 +55,19 @@ def tree_sum(x: jax.Array) -> jax.Array:
     return x[0]
 
 
+def _rows(x: jax.Array) -> list[jax.Array]:
+    """The slices ``x[i:i + 1]`` of ``x`` along axis 0."""
+    return [jax.lax.slice_in_dim(x, i, i + 1) for i in range(x.shape[0])]
+
+
+def product_sum(a: jax.Array, b: jax.Array) -> jax.Array:
+    """``a[0] * b[0] + a[1] * b[1] + ...`` for ``a`` and ``b`` broadcast to one shape, left to
+    right: each product is formed from the two slices and added in turn, so that it is fused
+    with its add (three operations per term)."""
+    a, b = jnp.broadcast_arrays(a, b)
+    return ordered_sum(x * y for x, y in zip(_rows(a), _rows(b)))[0]
+
+
 def dot(a: jax.Array, b: jax.Array) -> jax.Array:
     """``sum_k a[..., k] * b[..., k]``."""
     return ordered_sum(a[..., k] * b[..., k] for k in range(a.shape[-1]))
@@ -59,12 +80,13 @@ def matvec(a: jax.Array, x: jax.Array) -> jax.Array:
 
 def rmatvec(a: jax.Array, y: jax.Array) -> jax.Array:
     """``a.T @ y`` for ``a[m, n]``, ``y[m]``."""
-    return ordered_sum(a[i] * y[i] for i in range(a.shape[0]))
+    return product_sum(a, y[:, None])
 
 
 def gram(a: jax.Array, w: jax.Array) -> jax.Array:
-    """``a.T @ diag(w) @ a`` for ``a[m, n]``, ``w[m]``."""
-    return ordered_sum(w[i] * a[i][:, None] * a[i][None, :] for i in range(a.shape[0]))
+    """``a.T @ diag(w) @ a`` for ``a[m, n]``, ``w[m]``: the sum over ``i`` of
+    ``(w_i a_i) a_i'``."""
+    return product_sum((w[:, None] * a)[:, :, None], a[:, None, :])
 
 
 def select_sum(table: np.ndarray, values: jax.Array) -> jax.Array:
@@ -112,6 +134,10 @@ def cho_solve(l: jax.Array, b: jax.Array) -> jax.Array:
     return jnp.stack(x)
 
 
+@jax.jit
 def solve_spd(a: jax.Array, b: jax.Array) -> jax.Array:
-    """``a^-1 b`` for symmetric positive definite ``a``."""
+    """``a^-1 b`` for symmetric positive definite ``a``.
+
+    Jitted so that JAX traces (and batches) it once for the three solves of a physics step
+    rather than once per call; XLA inlines it, so the compiled step is the same."""
     return cho_solve(cholesky(a), b)
