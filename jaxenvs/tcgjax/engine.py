@@ -22,6 +22,7 @@ import jax.extend.random
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import barrier
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
 from jaxenvs.tcgjax.effects import EType, Op
@@ -61,22 +62,11 @@ def tree_select(pred, a, b):
 
 
 def materialize(state: GameState) -> GameState:
-    """``state`` unchanged, but computed in full before anything uses it (a fusion barrier).
-
-    XLA:CPU fuses any chain of cheap integer operations into each of its consumers, even
-    where that recomputes it per element: a game's coin and the phase it decides were
+    """``state`` unchanged, computed in full before anything uses it (``barrier.materialize``,
+    counting on ``decisions``): a game's coin and the phase it decides were otherwise
     recomputed for every entry of every wide array (deck, hand, mask) that depends on them,
-    which under ``vmap`` was most of a step's time. ``optimization_barrier`` does not stop
-    that (XLA:CPU removes it before fusing); a loop does: its result is a buffer. The loop
-    runs exactly once (from ``min(decisions, 0)`` while below that plus one), but XLA cannot
-    count its trips, so it can neither inline it nor see that its body changes nothing."""
-    first = jnp.minimum(state.decisions, 0)
-
-    def body(carry):
-        s, i = carry
-        return jax.tree.map(lambda x: jnp.where(i == first, x, jnp.zeros_like(x)), s), i + 1
-
-    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (state, first))[0]
+    which under ``vmap`` was most of a step's time."""
+    return barrier.materialize(state, state.decisions)
 
 
 def update(state: GameState, p, fn) -> GameState:
