@@ -28,12 +28,10 @@ Substitute), ``|-prepare|``, ``|-mustrecharge|``, ``|faint|``, ``|turn|``, ``|wi
 ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
 paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a 1/256 miss
 of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the next state
-says so; a status move before the foe's own Rest hit; a second action without PP use after a
-faint ran only if the HP of the next state cannot be reached without it. Known gaps, which
-make the 100-battle slow test fail: a confusion (or other volatile) given to a Pokémon that
-faints later in the same turn is not seen; a second action that only charged a two-turn move
-(no PP used) before its user fainted of poison reads as not run (battle seed
-``[14497, 54915, 58607, 3542]``); the PRNG call count would tell, and is not read yet.
+says so; a status move before the foe's own Rest hit; a second action after a faint ran if
+it used PP or changed the side's last used move (a charging turn uses no PP), else only if
+the HP of the next state cannot be reached without it. Known gap: a confusion (or other volatile) given to a
+Pokémon that faints later in the same turn is not seen.
 
 The ``INFERRED_KINDS`` may differ from Showdown's. The damage each move dealt is the value
 that, replayed with the moves' recoil, drain, healing, Substitute and burn/poison damage,
@@ -202,11 +200,13 @@ class _Step:
 
     def ran(self, side: int, plans: list[dict]) -> bool:
         """Whether ``side``'s action, second in the order after ``plans[0]``, ran (a faint
-        in the first action ends the turn): it did if it used PP or no Pokémon fainted;
-        otherwise if only its running explains the HP of the next state."""
+        in the first action ends the turn): it did if it used PP, changed the side's last
+        used move (a charging turn uses no PP) or no Pokémon fainted; otherwise if only its
+        running explains the HP of the next state."""
         a, b = self.a, self.b
         user = int(a.party[side, 0])
         if bool(np.any(a.pp[side, user] != b.pp[side, user])) or \
+                int(a.last_used[side]) != int(b.last_used[side]) or \
                 not any(self.newly_fainted(s) for s in range(2)):
             return True
         return self.damage_dealt(plans[:1]) is None and self.damage_dealt(plans) is not None
