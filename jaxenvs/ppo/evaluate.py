@@ -16,8 +16,8 @@ def episode_returns(network, params: Any, env, env_params, key: jax.Array,
     """Returns of the first episode of each of ``num_episodes`` parallel envs.
 
     Each env runs until its first episode ends (at most ``max_steps`` steps; the loop stops
-    once all have ended); an env whose episode did not end gives NaN. ``greedy`` takes the most likely action instead of
-    sampling.
+    once all have ended); an env whose episode did not end gives NaN. ``greedy`` takes the
+    most likely action instead of sampling.
     """
     space = env.action_space(env_params)
     batch_apply = jax.vmap(network.apply, in_axes=(None, 0))
