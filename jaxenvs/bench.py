@@ -7,7 +7,9 @@ steps is one ``lax.scan`` inside one ``jit``, so the measurement is the compiled
 Python dispatch. Each step's transition (observation, reward, terminated, truncated) is
 carried to the next, so XLA must compute it, as a training loop consuming it would (and as a
 C env writes it into its output buffers). The parameters are closed over as constants, as in
-the usual ``make_train`` pattern. Compilation is timed on its own; then ``repeats`` runs are
+the usual ``make_train`` pattern. The batch is sharded over all devices when their number
+divides it (``--cpu-devices`` splits a CPU host into several, see ``jaxenvs/devices.py``),
+else it runs on one; each record says how many it used. Compilation is timed on its own; then ``repeats`` runs are
 timed with ``block_until_ready`` and reported as the median and best of ``batch * steps /
 seconds``. Unless given, ``num_steps`` is chosen per batch size from a short calibration run
 so that one timed run lasts about ``TARGET_RUN_SECONDS``.
@@ -42,8 +44,10 @@ from typing import Any, Callable, Mapping, Sequence
 import jax
 import jax.numpy as jnp
 import jaxlib
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxenvs
+from jaxenvs.devices import add_cpu_devices_option
 from jaxenvs.registry import import_reference_adapter
 
 DEFAULT_BATCH_SIZES = (1, 64, 1024, 4096)
@@ -167,6 +171,15 @@ def _rollout(env, params, num_steps: int):
     return jax.jit(rollout)
 
 
+def batch_sharding(batch_size: int) -> NamedSharding:
+    """Where a batch of ``batch_size`` envs lives: split over all devices when their number
+    divides it, else on the first device alone."""
+    devices = jax.devices()
+    if batch_size % len(devices):
+        devices = devices[:1]
+    return NamedSharding(Mesh(devices, ("batch",)), PartitionSpec("batch"))
+
+
 def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
                ) -> tuple[float, list[float]]:
     """Compile the rollout and time it: ``(compile_seconds, [seconds per timed run])``.
@@ -178,6 +191,7 @@ def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
     _, states = jax.vmap(env.reset, in_axes=(0, None))(
         jax.random.split(reset_key, batch_size), params)
     keys = jax.random.split(rollout_key, batch_size)
+    keys, states = jax.device_put((keys, states), batch_sharding(batch_size))
     start = time.perf_counter()
     compiled = _rollout(env, params, num_steps).lower(keys, states).compile()
     compile_seconds = time.perf_counter() - start
@@ -215,7 +229,8 @@ def measure_sps(
     ``num_steps`` is the scan length of every run (``None``: calibrated per batch size to
     last about ``TARGET_RUN_SECONDS``); ``param_overrides`` go to ``jaxenvs.make``. Returns
     one record per batch size, in order, each also passed to ``progress`` when it is done:
-    ``env_id``, ``param_overrides``, ``batch_size``, ``num_steps``, ``repeats``, ``sps_median``,
+    ``env_id``, ``param_overrides``, ``batch_size``, ``devices`` (how many the batch was
+    split over), ``num_steps``, ``repeats``, ``sps_median``,
     ``sps_best``, ``compile_seconds``, ``run_seconds`` (each timed run), ``load_average``
     (1, 5 and 15 min, just before the measurement), ``references`` (``label``, ``note``,
     ``sps`` and ``ratio`` = our median / ``sps``, for each registered reference with a figure
@@ -248,6 +263,7 @@ def measure_sps(
             "env_id": env_id,
             "param_overrides": overrides,
             "batch_size": batch_size,
+            "devices": batch_sharding(batch_size).num_devices,
             "num_steps": steps,
             "repeats": repeats,
             "sps_median": sps_median,
@@ -322,6 +338,7 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         row("---", ["--:"] * len(records)),
         row("jaxenvs, median steps/s", [format_sps(r["sps_median"]) for r in records]),
         row("jaxenvs, best steps/s", [format_sps(r["sps_best"]) for r in records]),
+        row("devices the batch is split over", [str(r.get("devices", 1)) for r in records]),
         row("steps per timed run", [f"{r['num_steps']:,}" for r in records]),
         row("compile time (s)", [f"{r['compile_seconds']:.2f}" for r in records]),
     ]
@@ -398,6 +415,7 @@ def add_measurement_options(parser: argparse.ArgumentParser) -> None:
                                          "(repeatable)")
     parser.add_argument("--out", metavar="DIR", type=Path, default=DEFAULT_OUT,
                         help="directory for the .json and .md results (default: %(default)s)")
+    add_cpu_devices_option(parser, default="auto")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -414,7 +432,8 @@ def run(args: argparse.Namespace) -> int:
               f"{format_sps(record['sps_median'])} steps/s median, "
               f"{format_sps(record['sps_best'])} best ({record['repeats']} x "
               f"{record['num_steps']:,} steps; compile {record['compile_seconds']:.2f} s; "
-              f"load {record['load_average'][0]:.2f}){references}", flush=True)
+              f"load {record['load_average'][0]:.2f}; {record['devices']} device(s))"
+              f"{references}", flush=True)
 
     try:
         records = measure_sps(args.env, args.batch_sizes, args.steps, args.repeats,

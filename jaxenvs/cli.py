@@ -10,6 +10,8 @@ import argparse
 import importlib
 import sys
 
+from jaxenvs.devices import use_cpu_devices
+
 #: verb -> (module providing add_arguments/run, one-line help)
 VERBS = {
     "list": ("jaxenvs.cli_list", "list the registered environments"),
@@ -33,7 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one verb; ``argv`` defaults to the command line. A verb with ``--cpu-devices``
+    gets that many CPU devices first (run as a command, restarting itself if JAX has
+    already started with another count; see ``jaxenvs/devices.py``)."""
     args = build_parser().parse_args(argv)
+    if getattr(args, "cpu_devices", None) is not None:
+        use_cpu_devices(args.cpu_devices, restart_command=argv is None)
     return args.run(args)
 
 

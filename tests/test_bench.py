@@ -11,7 +11,8 @@ from jaxenvs.cli import main
 
 def test_bench_cli_writes_records_and_table(tmp_path, capsys):
     status = main(["bench", "Pong", "--batch-sizes", "2", "3", "--steps", "4",
-                   "--repeats", "2", "--param", "frameskip=1", "--out", str(tmp_path)])
+                   "--repeats", "2", "--param", "frameskip=1", "--cpu-devices", "1",
+                   "--out", str(tmp_path)])
     assert status == 0
 
     stem = bench.result_stem("Pong", {"frameskip": 1}, bench.device_tag(bench.run_context()))
@@ -26,6 +27,7 @@ def test_bench_cli_writes_records_and_table(tmp_path, capsys):
         assert record["env_id"] == "Pong"
         assert record["param_overrides"] == {"frameskip": 1}
         assert record["num_steps"] == 4
+        assert record["devices"] == 1
         assert len(record["run_seconds"]) == 2
         assert 0 < record["sps_median"] <= record["sps_best"]
         assert record["compile_seconds"] > 0

@@ -20,7 +20,9 @@ Every measurement runs in a fresh subprocess, ``python -m jaxenvs.halfcheetah.sp
 BATCH STEPS [FRAME_SKIP]``, which prints one JSON line. The subprocess isolates the engines'
 threads and compile caches from ours and from each other, and lets the JAX engines start with
 ``XLA_FLAGS=--xla_cpu_enable_concurrency_optimized_scheduler=false``: without it, MJX at large
-batches can hang on CPU with jax 0.10.2, and the flag only takes effect before jax starts.
+batches can hang on CPU with jax 0.10.2, and the flag only takes effect before jax starts. The
+JAX engines get as many CPU devices as the bench (``JAX_NUM_CPU_DEVICES``) and shard their batch
+as it does (``jaxenvs.bench.batch_sharding``), so all of them use the same cores.
 
 Wall time is capped, because MJX and Brax run a few thousand steps per second on a 2-core CPU:
 each call runs a compiled chunk of about ``CHUNK_ENV_STEPS`` env steps (batch x steps), and
@@ -43,6 +45,7 @@ import time
 import warnings
 from typing import Any, Callable
 
+import jax
 import numpy as np
 
 ENV_ID = "HalfCheetah"
@@ -119,6 +122,8 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
     actions uniform in [-1, 1]; the states are carried from call to call."""
     import jax
 
+    from jaxenvs.bench import batch_sharding
+
     def body(carry, _):
         key, states = carry
         key, action_key = jax.random.split(key)
@@ -129,7 +134,7 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
     def run(key, states):
         return jax.lax.scan(body, (key, states), None, length=chunk)[0]
 
-    carry = (jax.random.key(1), init_states)
+    carry = (jax.random.key(1), jax.device_put(init_states, batch_sharding(batch_size)))
     start = time.perf_counter()
     compiled = run.lower(*carry).compile()
     compile_seconds = time.perf_counter() - start
@@ -224,6 +229,7 @@ def measure(engine: str, batch_size: int, num_steps: int,
         return None
     env = dict(os.environ)
     if engine != "mujoco":
+        env["JAX_NUM_CPU_DEVICES"] = str(len(jax.devices("cpu")))
         env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {XLA_FLAG}".strip()
         env.pop("JAX_ENABLE_X64", None)  # the JAX engines run in float32
     command = [sys.executable, "-m", __name__, engine, str(batch_size), str(num_steps),

@@ -21,6 +21,7 @@ import jax
 import numpy as np
 
 from jaxenvs.bench import parse_param
+from jaxenvs.devices import add_cpu_devices_option
 from jaxenvs.ppo.checkpoint import save_checkpoint
 from jaxenvs.ppo.defaults import default_config, make_env
 from jaxenvs.ppo.sharding import maybe_initialize_distributed
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distributed", action="store_true",
                         help="multi-host run: call jax.distributed.initialize() (configured "
                              "from the cluster environment) and train over every host's devices")
+    add_cpu_devices_option(parser, default="1")
 
 
 class Progress:
