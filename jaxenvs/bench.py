@@ -146,9 +146,10 @@ def _memory_gib() -> float | None:
     return None
 
 
-def _rollout(env, params, num_steps: int):
+def _rollout(env, params, num_steps: int, sharding: NamedSharding | None = None):
     """A jitted ``(keys, states) -> final carry``: ``num_steps`` random-action steps of the
-    batch of envs whose per-env keys and states it is given."""
+    batch of envs whose per-env keys and states it is given, run by ``per_device`` over
+    ``sharding`` if given."""
     space = env.action_space(params)
 
     def env_step(key, state):
@@ -168,7 +169,7 @@ def _rollout(env, params, num_steps: int):
         transition = jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), transition_shape)
         return jax.lax.scan(body, (keys, states, transition), None, length=num_steps)[0]
 
-    return jax.jit(rollout)
+    return jax.jit(rollout if sharding is None else per_device(rollout, sharding))
 
 
 def batch_sharding(batch_size: int) -> NamedSharding:
@@ -178,6 +179,21 @@ def batch_sharding(batch_size: int) -> NamedSharding:
     if batch_size % len(devices):
         devices = devices[:1]
     return NamedSharding(Mesh(devices, ("batch",)), PartitionSpec("batch"))
+
+
+def per_device(fn: Callable, sharding: NamedSharding) -> Callable:
+    """``fn``, whose arguments and results all have the env batch as leading axis, run by
+    each device of ``sharding`` on its own share of the batch (``shard_map``).
+
+    Not a global-view ``jit`` over sharded inputs: there, every ``while_loop`` whose
+    condition reads the whole batch (an env's opponent turn, a solver that stops once every
+    state has converged) would wait for a cross-device reduction at each iteration.
+    """
+    if sharding.num_devices == 1:
+        return fn
+    # check_vma=False: values made inside (e.g. zeros for a scan carry) need no axis casts
+    return jax.shard_map(fn, mesh=sharding.mesh, in_specs=sharding.spec,
+                         out_specs=sharding.spec, check_vma=False)
 
 
 def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
@@ -191,9 +207,10 @@ def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
     _, states = jax.vmap(env.reset, in_axes=(0, None))(
         jax.random.split(reset_key, batch_size), params)
     keys = jax.random.split(rollout_key, batch_size)
-    keys, states = jax.device_put((keys, states), batch_sharding(batch_size))
+    sharding = batch_sharding(batch_size)
+    keys, states = jax.device_put((keys, states), sharding)
     start = time.perf_counter()
-    compiled = _rollout(env, params, num_steps).lower(keys, states).compile()
+    compiled = _rollout(env, params, num_steps, sharding).lower(keys, states).compile()
     compile_seconds = time.perf_counter() - start
     jax.block_until_ready(compiled(keys, states))
     seconds = []

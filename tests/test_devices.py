@@ -54,11 +54,11 @@ def test_sharded_rollout_equals_one_device_rollout():
         env, params = jaxenvs.make("Pong", frameskip=1)
         keys = jax.random.split(jax.random.key(3), 6)
         _, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
-        rollout = bench._rollout(env, params, 50)
         sharding = bench.batch_sharding(6)
         assert sharding.num_devices == 2 and bench.batch_sharding(3).num_devices == 1
-        one = rollout(keys, states)
-        split = rollout(*jax.device_put((keys, states), sharding))
+        one = bench._rollout(env, params, 50)(keys, states)
+        split = bench._rollout(env, params, 50, sharding)(
+            *jax.device_put((keys, states), sharding))
         assert len(jax.tree.leaves(split)[1].sharding.device_set) == 2
         for a, b in zip(jax.tree.leaves(jax.random.key_data(one[0])),
                         jax.tree.leaves(jax.random.key_data(split[0]))):

@@ -119,22 +119,27 @@ def _measure_mujoco(batch_size: int, num_steps: int, frame_skip: int) -> dict[st
 def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: int,
                  num_steps: int) -> dict[str, float]:
     """Compile and time ``chunk`` steps of ``vmap(step)(states, actions)`` per call, the
-    actions uniform in [-1, 1]; the states are carried from call to call."""
+    actions uniform in [-1, 1] from per-env keys; the states are carried from call to call.
+    The batch is split over the devices as ``jaxenvs.bench`` splits it."""
     import jax
 
-    from jaxenvs.bench import batch_sharding
+    from jaxenvs.bench import batch_sharding, per_device
+
+    sharding = batch_sharding(batch_size)
 
     def body(carry, _):
-        key, states = carry
-        key, action_key = jax.random.split(key)
-        actions = jax.random.uniform(action_key, (batch_size, num_actions), minval=-1, maxval=1)
-        return (key, jax.vmap(step)(states, actions)), None
+        keys, states = carry
+        keys, action_keys = jax.vmap(jax.random.split, out_axes=1)(keys)
+        actions = jax.vmap(lambda k: jax.random.uniform(k, (num_actions,), minval=-1,
+                                                        maxval=1))(action_keys)
+        return (keys, jax.vmap(step)(states, actions)), None
 
-    @jax.jit
-    def run(key, states):
-        return jax.lax.scan(body, (key, states), None, length=chunk)[0]
+    def run(keys, states):
+        return jax.lax.scan(body, (keys, states), None, length=chunk)[0]
 
-    carry = (jax.random.key(1), jax.device_put(init_states, batch_sharding(batch_size)))
+    run = jax.jit(per_device(run, sharding))
+    carry = jax.device_put((jax.random.split(jax.random.key(1), batch_size), init_states),
+                           sharding)
     start = time.perf_counter()
     compiled = run.lower(*carry).compile()
     compile_seconds = time.perf_counter() - start
