@@ -137,7 +137,9 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
     def run(keys, states):
         return jax.lax.scan(body, (keys, states), None, length=chunk)[0]
 
-    run = jax.jit(per_device(run, sharding))
+    # out_shardings: else XLA returns MJX's zero-size fields replicated, and the next call,
+    # compiled for split inputs, refuses them
+    run = jax.jit(per_device(run, sharding), out_shardings=sharding)
     carry = jax.device_put((jax.random.split(jax.random.key(1), batch_size), init_states),
                            sharding)
     start = time.perf_counter()
