@@ -7,11 +7,11 @@ steps is one ``lax.scan`` inside one ``jit``, so the measurement is the compiled
 Python dispatch. Each step's transition (observation, reward, terminated, truncated) is
 carried to the next, so XLA must compute it, as a training loop consuming it would (and as a
 C env writes it into its output buffers). The parameters are closed over as constants, as in
-the usual ``make_train`` pattern. The batch is sharded over all devices when their number
-divides it (``--cpu-devices`` splits a CPU host into several, see ``jaxenvs/devices.py``),
-else it runs on one; each record says how many it used. Compilation is timed on its own; then ``repeats`` runs are
-timed with ``block_until_ready`` and reported as the median and best of ``batch * steps /
-seconds``. Unless given, ``num_steps`` is chosen per batch size from a short calibration run
+the usual ``make_train`` pattern. The batch is split over all devices when their number
+divides it, each stepping its share in its own program (``devices.per_device``;
+``--cpu-devices`` splits a CPU host into several), else it runs on one; each record says
+how many it used. Compilation is timed on its own; then ``repeats`` runs are timed with
+``block_until_ready`` and reported as the median and best of ``batch * steps / seconds``. Unless given, ``num_steps`` is chosen per batch size from a short calibration run
 so that one timed run lasts about ``TARGET_RUN_SECONDS``.
 
 References. ``register_reference`` adds a row for a reference implementation of an env (for
@@ -47,7 +47,7 @@ import jaxlib
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxenvs
-from jaxenvs.devices import add_cpu_devices_option
+from jaxenvs.devices import add_cpu_devices_option, per_device
 from jaxenvs.registry import import_reference_adapter
 
 DEFAULT_BATCH_SIZES = (1, 64, 1024, 4096)
@@ -179,21 +179,6 @@ def batch_sharding(batch_size: int) -> NamedSharding:
     if batch_size % len(devices):
         devices = devices[:1]
     return NamedSharding(Mesh(devices, ("batch",)), PartitionSpec("batch"))
-
-
-def per_device(fn: Callable, sharding: NamedSharding) -> Callable:
-    """``fn``, whose arguments and results all have the env batch as leading axis, run by
-    each device of ``sharding`` on its own share of the batch (``shard_map``).
-
-    Not a global-view ``jit`` over sharded inputs: there, every ``while_loop`` whose
-    condition reads the whole batch (an env's opponent turn, a solver that stops once every
-    state has converged) would wait for a cross-device reduction at each iteration.
-    """
-    if sharding.num_devices == 1:
-        return fn
-    # check_vma=False: values made inside (e.g. zeros for a scan carry) need no axis casts
-    return jax.shard_map(fn, mesh=sharding.mesh, in_specs=sharding.spec,
-                         out_specs=sharding.spec, check_vma=False)
 
 
 def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,

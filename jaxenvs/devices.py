@@ -20,7 +20,10 @@ import argparse
 import os
 import sys
 
+from typing import Callable
+
 import jax
+from jax.sharding import NamedSharding
 
 #: ``--cpu-devices`` value meaning one device per core this process may run on.
 AUTO = "auto"
@@ -75,10 +78,28 @@ def use_cpu_devices(count: int, restart_command: bool = False) -> None:
         "jaxenvs.devices.use_cpu_devices right after `import jax`, before importing jaxenvs")
 
 
-def add_cpu_devices_option(parser: argparse.ArgumentParser, default: str) -> None:
-    """Add ``--cpu-devices N|auto`` (``args.cpu_devices``, an int) to a command."""
+def add_cpu_devices_option(parser: argparse.ArgumentParser, default: str | None) -> None:
+    """Add ``--cpu-devices N|auto`` (``args.cpu_devices``: an int, or ``None`` to leave JAX's
+    own count, one device unless ``JAX_NUM_CPU_DEVICES`` says otherwise) to a command."""
+    shown = default if default is not None else "JAX's own, 1 unless JAX_NUM_CPU_DEVICES is set"
     parser.add_argument(
         "--cpu-devices", metavar="N", type=parse_cpu_devices, default=default,
         help=f"split a CPU host into N XLA devices and shard the env batch over them; "
-             f"{AUTO!r} = one per core this process may use (default: {default}); no effect "
+             f"{AUTO!r} = one per core this process may use (default: {shown}); no effect "
              "on GPU/TPU")
+
+
+def per_device(fn: Callable, sharding: NamedSharding) -> Callable:
+    """``fn``, whose arguments and results all have the env batch as leading axis (split as
+    ``sharding`` says), run by each device on its own share of the batch (``shard_map``).
+
+    Step envs this way rather than in a global-view ``jit`` over split inputs: there, every
+    ``while_loop`` whose condition reads the whole batch (an env's opponent turn, a solver
+    that stops once every state has converged) waits for a cross-device reduction at each
+    iteration. Inside, collectives over the mesh axis still reach every device.
+    """
+    if sharding.num_devices == 1:
+        return fn
+    # check_vma=False: values made inside (e.g. zeros for a scan carry) need no axis casts
+    return jax.shard_map(fn, mesh=sharding.mesh, in_specs=sharding.spec,
+                         out_specs=sharding.spec, check_vma=False)

@@ -123,7 +123,8 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
     The batch is split over the devices as ``jaxenvs.bench`` splits it."""
     import jax
 
-    from jaxenvs.bench import batch_sharding, per_device
+    from jaxenvs.bench import batch_sharding
+    from jaxenvs.devices import per_device
 
     sharding = batch_sharding(batch_size)
 

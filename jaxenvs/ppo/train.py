@@ -31,11 +31,12 @@ import optax
 from flax import struct
 from flax.training.train_state import TrainState
 from gymnax.environments import spaces
-from jax.sharding import Mesh
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from jaxenvs.devices import per_device
 from jaxenvs.ppo.config import PPOConfig
 from jaxenvs.ppo.networks import ActorCritic, policy_distribution
-from jaxenvs.ppo.sharding import check_divisible, make_mesh, replicate, shard_envs
+from jaxenvs.ppo.sharding import BATCH_AXIS, check_divisible, make_mesh, replicate, shard_envs
 from jaxenvs.wrappers import NormalizeObservation, ScaleReward
 
 #: ``vmap`` axis name of the env batch, over which the wrappers share their statistics.
@@ -73,13 +74,15 @@ def make_network(config: PPOConfig, env, env_params) -> ActorCritic:
                        config.log_std_init)
 
 
-def training_env(config: PPOConfig, env):
+def training_env(config: PPOConfig, env, axis_name: str | tuple[str, ...] = ENV_AXIS):
     """``env`` wrapped as ``config`` asks: rewards scaled first, observations normalized last
-    (outermost, so a trained run's ``env_state.obs_stats`` holds the observation statistics)."""
+    (outermost, so a trained run's ``env_state.obs_stats`` holds the observation statistics).
+    The wrappers share their statistics over ``axis_name``: the vmapped env axis, and the
+    mesh axis too when each device steps its own share of the batch."""
     if config.scale_rewards:
-        env = ScaleReward(env, config.gamma, axis_name=ENV_AXIS)
+        env = ScaleReward(env, config.gamma, axis_name=axis_name)
     if config.normalize_observations:
-        env = NormalizeObservation(env, axis_name=ENV_AXIS)
+        env = NormalizeObservation(env, axis_name=axis_name)
     return env
 
 
@@ -121,8 +124,15 @@ def make_train(config: PPOConfig, env, env_params,
     mesh = make_mesh() if mesh is None else mesh
     check_divisible(config.num_envs, mesh)
     network = make_network(config, env, env_params)
-    env = training_env(config, env)
+    # Each device steps its own envs (``per_device``); the wrappers' statistics still span all.
+    split = NamedSharding(mesh, PartitionSpec(BATCH_AXIS))
+    env = training_env(config, env, ENV_AXIS if split.num_devices == 1 else (BATCH_AXIS, ENV_AXIS))
     space = env.action_space(env_params)
+    reset_envs = per_device(lambda keys: jax.vmap(
+        env.reset, in_axes=(0, None), axis_name=ENV_AXIS)(keys, env_params), split)
+    step_envs = per_device(lambda keys, states, actions: jax.vmap(
+        env.step, in_axes=(0, 0, 0, None), axis_name=ENV_AXIS)(keys, states, actions, env_params),
+        split)
     batch_apply = jax.vmap(network.apply, in_axes=(None, 0))
 
     def apply(params, obs):
@@ -150,10 +160,9 @@ def make_train(config: PPOConfig, env, env_params,
         policy, value = apply(train_state.params, obs)
         action = policy.sample(seed=action_key)
         log_prob = policy.log_prob(action)
-        next_obs, env_state, reward, terminated, truncated, info = jax.vmap(
-            env.step, in_axes=(0, 0, 0, None), axis_name=ENV_AXIS)(
+        next_obs, env_state, reward, terminated, truncated, info = step_envs(
             shard_envs(jax.random.split(step_key, config.num_envs), mesh), env_state,
-            env_action(action), env_params)
+            shard_envs(env_action(action), mesh))
         _, final_value = apply(train_state.params, info["final_observation"])
         bootstrap = truncated & ~terminated
         done = terminated | truncated
@@ -233,8 +242,7 @@ def make_train(config: PPOConfig, env, env_params,
     def train(key: jax.Array) -> dict[str, Any]:
         key, init_key, reset_key = jax.random.split(key, 3)
         reset_keys = shard_envs(jax.random.split(reset_key, config.num_envs), mesh)
-        obs, env_state = jax.vmap(env.reset, in_axes=(0, None), axis_name=ENV_AXIS)(
-            reset_keys, env_params)
+        obs, env_state = reset_envs(reset_keys)
         params = network.init(init_key, jax.tree.map(lambda x: x[0], obs))
         train_state = replicate(
             TrainState.create(apply_fn=network.apply, params=params, tx=tx), mesh)

@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distributed", action="store_true",
                         help="multi-host run: call jax.distributed.initialize() (configured "
                              "from the cluster environment) and train over every host's devices")
-    add_cpu_devices_option(parser, default="1")
+    add_cpu_devices_option(parser, default=None)
 
 
 class Progress:
