@@ -13,8 +13,9 @@ For each env, batch size ``B`` (``num_envs``) and network size, two programs, ea
   over ``B`` envs with the same per-step key splitting, but the network replaced by a fixed
   action (all zeros), so nothing but the environment runs.
 
-The env share of training time is (env-only seconds) / (training seconds) for the same number
-of steps. Results go to ``benchmarks/results/ppo-<device>.{json,md}``.
+Both split the envs over all visible devices as the trainer does (on a CPU host,
+``JAX_NUM_CPU_DEVICES=N`` gives N devices). The env share of training time is (env-only
+seconds) / (training seconds) for the same number of steps. Results go to ``benchmarks/results/ppo-<device>.{json,md}``.
 """
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec
 
 from jaxenvs.bench import device_tag, format_sps, run_context
+from jaxenvs.devices import per_device
 from jaxenvs.ppo.defaults import default_config, make_env
+from jaxenvs.ppo.sharding import BATCH_AXIS, make_mesh
 from jaxenvs.ppo.train import make_train
 
 #: Hidden layer widths of the actor and of the critic, by name.
@@ -41,22 +45,26 @@ NETWORKS = {"small": (64, 64), "medium": (256, 256), "large": (512, 512, 512)}
 
 def env_only_rollout(env, env_params, num_envs: int, num_steps: int):
     """A jitted ``key -> final states``: ``num_steps`` steps of ``num_envs`` envs with a
-    fixed all-zeros action and the trainer's per-step key splitting."""
+    fixed all-zeros action, the trainer's per-step key splitting and its split of the envs
+    over all devices (each stepping its share, ``per_device``)."""
     space = env.action_space(env_params)
+    split = NamedSharding(make_mesh(), PartitionSpec(BATCH_AXIS))
     action = jnp.zeros((num_envs,) + tuple(space.shape), space.dtype)
-    step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
+    reset = per_device(lambda keys: jax.vmap(env.reset, in_axes=(0, None))(keys, env_params),
+                       split)
+    step = per_device(lambda keys, states, actions: jax.vmap(
+        env.step, in_axes=(0, 0, 0, None))(keys, states, actions, env_params), split)
 
     def body(carry, _):
         state, key = carry
         key, _, step_key = jax.random.split(key, 3)
         _, state, reward, terminated, truncated, _ = step(
-            jax.random.split(step_key, num_envs), state, action, env_params)
+            jax.random.split(step_key, num_envs), state, action)
         return (state, key), (reward, terminated, truncated)
 
     def rollout(key):
         reset_key, key = jax.random.split(key)
-        _, state = jax.vmap(env.reset, in_axes=(0, None))(
-            jax.random.split(reset_key, num_envs), env_params)
+        _, state = reset(jax.random.split(reset_key, num_envs))
         return jax.lax.scan(body, (state, key), None, length=num_steps)
 
     return jax.jit(rollout)
