@@ -15,7 +15,8 @@ For each env, batch size ``B`` (``num_envs``) and network size, two programs, ea
 
 Both split the envs over all visible devices as the trainer does (on a CPU host,
 ``JAX_NUM_CPU_DEVICES=N`` gives N devices). The env share of training time is (env-only
-seconds) / (training seconds) for the same number of steps. Results go to ``benchmarks/results/ppo-<device>.{json,md}``.
+seconds) / (training seconds) for the same number of steps. Results go to
+``benchmarks/results/ppo-<device>.{json,md}``.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ the usual ``make_train`` pattern. The batch is split over all devices when their
 divides it, each stepping its share in its own program (``devices.per_device``;
 ``--cpu-devices`` splits a CPU host into several), else it runs on one; each record says
 how many it used. Compilation is timed on its own; then ``repeats`` runs are timed with
-``block_until_ready`` and reported as the median and best of ``batch * steps / seconds``. Unless given, ``num_steps`` is chosen per batch size from a short calibration run
-so that one timed run lasts about ``TARGET_RUN_SECONDS``.
+``block_until_ready`` and reported as the median and best of ``batch * steps / seconds``.
+Unless given, ``num_steps`` is chosen per batch size from a short calibration run so that one
+timed run lasts about ``TARGET_RUN_SECONDS``.
 
 References. ``register_reference`` adds a row for a reference implementation of an env (for
 example its C original), measured in the same run right after ours at each batch size, or a

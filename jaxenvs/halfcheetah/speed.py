@@ -45,7 +45,6 @@ import time
 import warnings
 from typing import Any, Callable
 
-import jax
 import numpy as np
 
 ENV_ID = "HalfCheetah"
@@ -235,6 +234,8 @@ def measure(engine: str, batch_size: int, num_steps: int,
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     if not available(engine):
         return None
+    import jax
+
     env = dict(os.environ)
     if engine != "mujoco":
         env["JAX_NUM_CPU_DEVICES"] = str(len(jax.devices("cpu")))
