@@ -20,11 +20,14 @@ example its C original), measured in the same run right after ours at each batch
 quoted figure where the reference cannot be built here (Pong's, see
 ``jaxenvs/pong/reference.py``). Each env registers its reference in the ``reference``
 module beside it, imported on demand. The table shows ours/reference wherever it has a number.
+``--references PATTERN ...`` keeps only the rows whose label contains one of the patterns
+(``--references`` alone: none), e.g. to spend a GPU lease on MJX alone.
 
 Output. One progress line per batch size, then a markdown table; the records and the run's
 context (date, machine, jax, device) go to ``<out>/<stem>.json`` and the table to
 ``<out>/<stem>.md``, where ``<stem>`` is given by ``result_stem`` (e.g. ``pong-cpu``,
-``pong-frameskip1-cpu``).
+``pong-frameskip1-cpu``). Both files are rewritten after every batch size, so a long sweep
+that is stopped keeps the batch sizes it finished.
 """
 
 from __future__ import annotations
@@ -92,10 +95,14 @@ def register_reference(env_id: str, fn: ReferenceFn, *, label: str, note: str = 
     _references.setdefault(env_id, []).append(Reference(label, fn, note))
 
 
-def references_for(env_id: str) -> list[Reference]:
-    """The reference rows registered for ``env_id`` (importing its reference adapter)."""
+def references_for(env_id: str, patterns: Sequence[str] | None = None) -> list[Reference]:
+    """The reference rows registered for ``env_id`` (importing its reference adapter); with
+    ``patterns``, only those whose label contains one of them (case-insensitive)."""
     import_reference_adapter(env_id)
-    return _references.get(env_id, [])
+    rows = _references.get(env_id, [])
+    if patterns is None:
+        return rows
+    return [row for row in rows if any(p.lower() in row.label.lower() for p in patterns)]
 
 
 def run_context() -> dict[str, Any]:
@@ -226,6 +233,7 @@ def measure_sps(
     repeats: int = DEFAULT_REPEATS,
     param_overrides: Mapping[str, Any] | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
+    reference_patterns: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Measure ``env_id``'s random-action steps per second at each batch size.
 
@@ -238,6 +246,7 @@ def measure_sps(
     (1, 5 and 15 min, just before the measurement), ``references`` (``label``, ``note``,
     ``sps`` and ``ratio`` = our median / ``sps``, for each registered reference with a figure
     here) and ``context`` (``run_context()``, the same for every record).
+    ``reference_patterns`` selects the reference rows (``references_for``; ``None``: all).
 
     Raises ``ValueError`` for an unknown env id or invalid parameters, and for batch sizes,
     steps or repeats below 1.
@@ -257,7 +266,7 @@ def measure_sps(
         compile_seconds, seconds = _time_runs(env, params, batch_size, steps, repeats)
         sps_median = batch_size * steps / statistics.median(seconds)
         references = []
-        for reference in references_for(env_id):
+        for reference in references_for(env_id, reference_patterns):
             sps = reference.fn(batch_size, steps, params)
             if sps is not None:
                 references.append({"label": reference.label, "note": reference.note,
@@ -416,6 +425,10 @@ def add_measurement_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", metavar="NAME=VALUE", type=parse_param, action="append",
                         default=[], help="override an env parameter, e.g. frameskip=1 "
                                          "(repeatable)")
+    parser.add_argument("--references", metavar="PATTERN", nargs="*", default=None,
+                        help="measure only the reference rows whose label contains one of "
+                             "these (case-insensitive), e.g. MJX; given alone: none "
+                             "(default: all)")
     parser.add_argument("--out", metavar="DIR", type=Path, default=DEFAULT_OUT,
                         help="directory for the .json and .md results (default: %(default)s)")
     add_cpu_devices_option(parser, default="auto")
@@ -427,7 +440,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure, print progress and the table, write the results. Exit status 2 on bad input."""
+    """Measure, print progress and the table, write the results (after every batch size).
+    Exit status 2 on bad input."""
+    done: list[dict[str, Any]] = []
+
     def progress(record: dict[str, Any]) -> None:
         references = "".join(f"; {x['label']}: {format_sps(x['sps'])} (ours/ref "
                              f"{x['ratio']:.2f})" for x in record["references"])
@@ -437,10 +453,12 @@ def run(args: argparse.Namespace) -> int:
               f"{record['num_steps']:,} steps; compile {record['compile_seconds']:.2f} s; "
               f"load {record['load_average'][0]:.2f}; {record['devices']} device(s))"
               f"{references}", flush=True)
+        done.append(record)
+        write_results(done, args.out)
 
     try:
         records = measure_sps(args.env, args.batch_sizes, args.steps, args.repeats,
-                              dict(args.param), progress)
+                              dict(args.param), progress, args.references)
     except ValueError as error:
         print(f"jaxenvs bench: {error}", file=sys.stderr)
         return 2

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import jaxenvs
 from jaxenvs import bench
 from jaxenvs.cli import main
@@ -53,3 +55,39 @@ def test_quoted_pong_reference_only_for_its_configuration():
     assert quoted(1024, 10, params) == 23e6
     assert quoted(64, 10, params) is None
     assert quoted(1024, 10, params.replace(max_score=5)) is None
+
+
+def test_references_select_rows_by_label():
+    [quoted] = bench.references_for("Pong")
+    assert bench.references_for("Pong", ["QUOTED"]) == [quoted]
+    assert bench.references_for("Pong", ["no such reference"]) == []
+    assert bench.references_for("Pong", []) == []
+
+
+def test_bench_cli_references_option(tmp_path):
+    """Pong's quoted reference has a figure at batch 1024; ``--references`` alone drops it."""
+    common = ["bench", "Pong", "--batch-sizes", "1024", "--steps", "2", "--repeats", "1",
+              "--param", "frameskip=1", "--cpu-devices", "1"]
+    stem = bench.result_stem("Pong", {"frameskip": 1}, bench.device_tag(bench.run_context()))
+    for extra, expected in (([], 1), (["--references", "quoted"], 1), (["--references"], 0)):
+        assert main([*common, *extra, "--out", str(tmp_path)]) == 0
+        [record] = json.loads((tmp_path / f"{stem}.json").read_text())["records"]
+        assert len(record["references"]) == expected, extra
+
+
+def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch):
+    time_runs = bench._time_runs
+
+    def stop_at_batch_3(env, params, batch_size, *args, **kwargs):
+        if batch_size == 3:
+            raise KeyboardInterrupt
+        return time_runs(env, params, batch_size, *args, **kwargs)
+
+    monkeypatch.setattr(bench, "_time_runs", stop_at_batch_3)
+    with pytest.raises(KeyboardInterrupt):
+        main(["bench", "Pong", "--batch-sizes", "2", "3", "--steps", "2", "--repeats", "1",
+              "--cpu-devices", "1", "--out", str(tmp_path)])
+    stem = bench.result_stem("Pong", {}, bench.device_tag(bench.run_context()))
+    records = json.loads((tmp_path / f"{stem}.json").read_text())["records"]
+    assert [r["batch_size"] for r in records] == [2]
+    assert "| batch size | 2 |" in (tmp_path / f"{stem}.md").read_text()
