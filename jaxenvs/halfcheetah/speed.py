@@ -27,7 +27,9 @@ as it does (``jaxenvs.bench.batch_sharding``), so all of them use the same cores
 Wall time is capped, because MJX and Brax run a few thousand steps per second on a 2-core CPU:
 each call runs a compiled chunk of about ``CHUNK_ENV_STEPS`` env steps (batch x steps), and
 repeats it only until ``TARGET_SECONDS`` have passed or ``num_steps`` steps are done (so a run
-measures fewer than ``num_steps + chunk`` steps). A subprocess that takes more than
+measures fewer than ``num_steps + chunk`` steps). On a GPU or TPU the JAX engines' chunk is
+the bench's whole run of ``num_steps`` steps, one compiled scan per call as for ours, so that
+no engine pays a host round trip per step. A subprocess that takes more than
 ``TIMEOUT_SECONDS`` (compilation included) is killed and the cell is left empty (``None``, with
 a warning), as is any engine whose package is missing (``pip install
 jaxenvs[halfcheetah-bench]``). The JAX engines compile for 20-80 s each on the 2-core CPUs, so
@@ -82,6 +84,12 @@ def _timed_chunks(run_chunk: Callable[[], Any], batch_size: int, chunk_steps: in
 
 
 def _chunk_steps(engine: str, batch_size: int, num_steps: int) -> int:
+    """Steps per timed call: about ``CHUNK_ENV_STEPS[engine]`` env steps on a CPU, and for
+    the JAX engines on an accelerator all ``num_steps`` (one scan per call, as ours)."""
+    if engine != "mujoco":
+        import jax
+        if jax.default_backend() != "cpu":
+            return num_steps
     return max(1, min(num_steps, CHUNK_ENV_STEPS[engine] // batch_size))
 
 
@@ -239,7 +247,8 @@ def measure(engine: str, batch_size: int, num_steps: int,
     env = dict(os.environ)
     if engine != "mujoco":
         env["JAX_NUM_CPU_DEVICES"] = str(len(jax.devices("cpu")))
-        env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {XLA_FLAG}".strip()
+        if jax.default_backend() == "cpu":  # a CPU scheduler flag: nothing to do elsewhere
+            env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {XLA_FLAG}".strip()
         env.pop("JAX_ENABLE_X64", None)  # the JAX engines run in float32
     command = [sys.executable, "-m", __name__, engine, str(batch_size), str(num_steps),
                str(frame_skip)]
@@ -282,7 +291,7 @@ ROWS = (
      + _CAP.format(chunk=CHUNK_ENV_STEPS["mujoco"]) + "."),
     ("mjx", "MJX (jit(scan(vmap(mjx.step))))",
      "mujoco-mjx, frame_skip x `mjx.step` per env step under jit(scan(vmap)), gymnasium's "
-     f"half_cheetah.xml, float32, `XLA_FLAGS={XLA_FLAG}`; "
+     f"half_cheetah.xml, float32, on a CPU with `XLA_FLAGS={XLA_FLAG}`; "
      + _CAP.format(chunk=CHUNK_ENV_STEPS["mjx"]) + "."),
     ("brax-generalized", "Brax generalized (Brax's own cheetah model)",
      "brax `get_environment('halfcheetah', backend='generalized')`: Brax's own cheetah model "
