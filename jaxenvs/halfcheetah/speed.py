@@ -280,7 +280,8 @@ def _reference_fn(engine: str, own_model: bool):
 
 
 _CAP = (f"at most the bench's steps per run, and at most ~{TARGET_SECONDS:g} s of timed calls "
-        f"(chunks of ~{{chunk}} env steps); empty if not installed ({INSTALL_HINT}) or "
+        f"(chunks of ~{{chunk}} env steps on a CPU; a JAX engine on an accelerator times one "
+        f"call of the whole run); empty if not installed ({INSTALL_HINT}) or "
         f"if the subprocess, compilation included, exceeds {TIMEOUT_SECONDS:g} s")
 
 #: ``(engine, label, note)`` of each row, in the table's order.
