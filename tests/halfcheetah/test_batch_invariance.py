@@ -57,3 +57,21 @@ def test_trajectories_are_identical_at_every_batch_size():
     alone = jax.jit(episode)(keys[5])
     for got, expected in zip(jax.tree.leaves(alone), jax.tree.leaves(full)):
         np.testing.assert_array_equal(np.asarray(got), expected[5], err_msg="unbatched")
+
+
+def _loops_over_chunks(batch: int) -> bool:
+    """Whether a vmapped ``batch_invariant`` function over ``batch`` states traces to a loop
+    (``lax.map`` over chunks) rather than one vmap."""
+    fun = batching.batch_invariant(lambda x: x * 2.0)
+    jaxpr = jax.make_jaxpr(jax.vmap(fun))(jnp.zeros((batch, 3)))
+    return "scan" in str(jaxpr)
+
+
+def test_chunks_on_cpu_only(monkeypatch):
+    """On a CPU a batch over ``CHUNK`` runs chunk by chunk; on an accelerator as one vmap,
+    since there a loop over chunks runs the batch's envs in series."""
+    monkeypatch.setattr(jax, "default_backend", lambda: "cpu")
+    assert not _loops_over_chunks(batching.CHUNK)
+    assert _loops_over_chunks(batching.CHUNK + 1)
+    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
+    assert not _loops_over_chunks(batching.CHUNK + 1)
