@@ -55,7 +55,8 @@ def use_cpu_devices(count: int, restart_command: bool = False) -> None:
     """Split the CPU host into ``count`` XLA devices.
 
     Takes effect only before JAX's first computation, and importing gymnax (so ``jaxenvs``)
-    already runs one. If JAX has started with another count: with ``restart_command``, run
+    already runs one. If JAX has started on a GPU or TPU, nothing is done (the envs run
+    there). If JAX has started on the CPU with another count: with ``restart_command``, run
     this process's command line again in its place (``os.execve``), with JAX told the count
     through ``JAX_NUM_CPU_DEVICES``; otherwise raise ``RuntimeError`` naming the fix.
     """
@@ -64,8 +65,9 @@ def use_cpu_devices(count: int, restart_command: bool = False) -> None:
     try:
         jax.config.update("jax_num_cpu_devices", count)
         return
-    except RuntimeError:  # JAX has started: fine if it already has that many
-        if len(jax.devices("cpu")) == count:
+    except RuntimeError:  # JAX has started: fine if it already has that many, or runs on an
+        # accelerator, where the CPU devices hold no env
+        if len(jax.devices("cpu")) == count or jax.default_backend() != "cpu":
             return
     if restart_command and os.environ.get(ENV_VAR) != str(count):
         sys.stdout.flush()

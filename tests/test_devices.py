@@ -45,6 +45,13 @@ def test_use_cpu_devices_after_jax_started(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+def test_use_cpu_devices_leaves_an_accelerator_alone(monkeypatch):
+    """JAX started on a GPU: the CPU split is not needed, so neither an error nor a restart."""
+    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
+    monkeypatch.setattr(os, "execve", lambda *args: pytest.fail("restarted"))
+    devices.use_cpu_devices(len(jax.devices("cpu")) + 1, restart_command=True)
+
+
 def test_sharded_rollout_equals_one_device_rollout():
     code = textwrap.dedent("""
         import jax, numpy as np
