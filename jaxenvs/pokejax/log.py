@@ -22,10 +22,10 @@ did say so. The kinds in ``EXACT_KINDS`` are checked against Showdown's own log 
 (``tests/pokejax/test_log.py``): ``|switch|``, ``|move|`` (user, move, target; a charging
 turn has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``,
 ``recharge``, ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status),
-``|-curestatus|`` (waking up, a thaw), ``|-start|`` (screens, Focus Energy, Mist,
-Substitute, confusion, Leech Seed, Disable), ``|-end|`` (Disable, confusion, a broken
-Substitute), ``|-prepare|``, ``|-mustrecharge|``, ``|faint|``, ``|turn|``, ``|win|`` and
-``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
+``|-curestatus|`` (waking up, a thaw, Haze's cure), ``|-start|`` (screens, Focus Energy,
+Mist, Substitute, confusion, Leech Seed, Disable), ``|-end|`` (Disable, confusion, a broken
+Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``, ``|-clearallboost|``
+(Haze), ``|faint|``, ``|turn|``, ``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
 paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a 1/256 miss
 of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the next state
 says so; a status move before the foe's own Rest hit; a second action after a faint ran if
@@ -44,7 +44,7 @@ without a critical hit at the highest roll), ``|-supereffective|``/``|-resisted|
 damaging move that hit) and ``|-immune|`` (a poison move on a Poison type reads the same as a
 miss). ``|-activate|`` (confusion; a substitute taking a hit) is inferred too: a multi-hit
 move's hits on a substitute are not counted. ``|-boost|``/``|-unboost|``, ``|-fail|``,
-``|-hitcount|`` and ``|-clearallboost|`` are not written. Names are species names (Showdown
+and ``|-hitcount|`` are not written. Names are species names (Showdown
 shows nicknames; the state has none) and players are ``p1`` and ``p2``.
 """
 
@@ -65,16 +65,16 @@ from jaxenvs.pokejax.turn import FIRST_SWITCH
 #: The line kinds whose every line equals Showdown's (see the module docstring; for ``move``
 #: and ``-status`` the first three and two arguments).
 EXACT_KINDS = ("switch", "move", "cant", "-status", "-curestatus", "-start", "-end",
-               "-prepare", "-mustrecharge", "faint", "turn", "win", "tie")
+               "-prepare", "-mustrecharge", "-clearallboost", "faint", "turn", "win", "tie")
 #: The line kinds written by inference (module docstring), which may differ from Showdown's.
 INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffective",
                   "-resisted", "-activate")
 #: The moves whose lines this module reads off the states: damage (multi-hit included),
 #: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
 #: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
-#: Energy, Mist, Substitute, Leech Seed, Self-Destruct and Hyper Beam's recharge. Not yet
-#: read: the partial trapping moves (Wrap, Bind, Clamp, Fire Spin), Thrash, Petal Dance, Rage,
-#: Bide, Disable, Haze, Mimic, Transform, Conversion, and Metronome and Mirror Move (the move
+#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge and Haze. Not
+#: yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire Spin), Thrash, Petal Dance,
+#: Rage, Bide, Disable, Mimic, Transform, Conversion, and Metronome and Mirror Move (the move
 #: they call does not show in the states when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
@@ -98,7 +98,7 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "spikecannon", "barrage", "furyswipes", "doublekick", "twineedle", "bonemerang",
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
-    "focusenergy", "hyperbeam"))
+    "focusenergy", "hyperbeam", "haze"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -109,6 +109,12 @@ _D = gen1()
 _POISON = _D.type_index["Poison"]
 _PSN, _TOX, _SLP, _FRZ, _PAR = (STATUSES.index(s) for s in ("psn", "tox", "slp", "frz", "par"))
 _REST, _SUBSTITUTE, _HAZE = (mv.EFFECTS.index(e) for e in ("rest", "substitute", "haze"))
+_CONFUSION_BIT, _DISABLE_BIT = (1 << VOLATILES.index(v) for v in ("confusion", "disable"))
+#: The volatiles Haze ends, in the order it ends them, with the name its ``|-end|`` shows.
+_HAZE_ENDS = (("disable", "Disable"), ("confusion", "confusion"), ("mist", "Mist"),
+              ("focusenergy", "move: Focus Energy"), ("leechseed", "move: Leech Seed"),
+              ("lightscreen", "Light Screen"), ("reflect", "Reflect"),
+              ("residualdmg", "Toxic counter"))
 _SWITCH_ORDER, _MOVE_ORDER = 103, 200
 
 
@@ -130,6 +136,10 @@ class _Step:
                      if self._has(a, s, cond.SUBSTITUTE) else None for s in range(2)}
         """Substitute HP of the Pokémon on the field as the lines go (None: none)."""
         self._selected: dict[int, int] = {}
+        self.gained: dict[tuple[int, int], int] = {}
+        """Volatiles each move gave its user this decision (Haze ends them again)."""
+        self.counted: set[tuple[int, int]] = set()
+        """The Pokémon whose Disable and confusion counters ran down this decision."""
 
     # -- names --------------------------------------------------------------------------
     def ident(self, side: int, t: int) -> str:
@@ -229,6 +239,8 @@ class _Step:
         if not first or first["move"] is None or first["target"] != me[1]:
             return status, confused, trapped, False
         move = first["move"]
+        if int(mv.MOVE_EFFECT[move]) == _HAZE:  # its status cured, confusion gone
+            return 0, False, trapped, False
         hit = self._hit_seen(first)
         if status == 0 and new in (int(mv.MOVE_STATUS[move]), int(mv.MOVE_SECONDARY_STATUS[move])):
             status = new
@@ -291,8 +303,13 @@ class _Step:
                         confused and int(b.hp[me]) < int(a.hp[me])):
                 return {**p, "woke": True, "slept": True}  # a one-turn sleep: it wakes at once
         pre = []
-        if self._has(a, side, cond.DISABLE):
-            if not self._has(b, side, cond.DISABLE) and not bool(b.fainted[me]):
+        self.counted.add(me)
+        after_haze = first is not None and first["move"] is not None and int(
+            mv.MOVE_EFFECT[first["move"]]) == _HAZE
+        # Disable and confusion count down as the Pokémon goes to move and end at 0 (their
+        # counters say so: a Haze later in the turn ends them too)
+        if self._has(a, side, cond.DISABLE) and not after_haze:
+            if int(a.disable_turns[me]) == 1:
                 pre.append(f"|-end|{name}|Disable")
             elif not moved and selected == int(a.disable_move[me]):
                 return {**p, "cant": f"Disable|{self.move_name(selected)}"}
@@ -306,8 +323,7 @@ class _Step:
             if struggle else unmoved if confused or (two_turn and bool(b.fainted[me]))
             else True)
         if confused:
-            if (self._has(a, side, cond.CONFUSION) and not self._has(b, side, cond.CONFUSION)
-                    and not bool(b.fainted[me])):
+            if self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1:
                 pre.append(f"|-end|{name}|confusion")
             else:
                 pre.append(f"|-activate|{name}|confusion")
@@ -363,6 +379,8 @@ class _Step:
                          + ("|[miss]" if miss else ""))
             if miss:
                 lines.append(f"|-miss|{self.ident(*me)}")
+            if int(mv.MOVE_EFFECT[move]) == _HAZE:
+                lines += self._haze(p)
             if p["immune"]:
                 lines.append(f"|-immune|{self.ident(*them)}")
             if dealt > 0 and self.subs.get(them) is None:
@@ -396,6 +414,31 @@ class _Step:
                          f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|[from] {status}")
         if emit:
             self.lines += lines
+
+    def _haze(self, p: dict) -> list[str]:
+        """Haze's lines (the gen1 mod's ``haze.onHit``): for each Pokémon on the field, p1's
+        first, the foe's status cured, the user's Toxic turned into poison, and each volatile
+        that Haze removes ended, all silently."""
+        a = self.a
+        out = [f"|-activate|{self.ident(p['side'], p['user'])}|move: Haze",
+               "|-clearallboost|[silent]"]
+        for side, t in sorted([(p["side"], p["user"]), (p["foe"], p["target"])]):
+            name = self.ident(side, t)
+            status = STATUSES[self.status[side, t]]
+            if side != p["side"] and status:
+                out.append(f"|-curestatus|{name}|{status}|[silent]")
+                self.status[side, t] = 0
+            elif status == "tox":
+                out.append(f"|-status|{name}|psn")
+                self.status[side, t] = STATUSES.index("psn")
+            held = (int(a.volatiles[side, t]) if int(a.party[side, 0]) == t else 0) | \
+                self.gained.get((side, t), 0)
+            if (side, t) in self.counted:  # what ran out as it went to move is gone
+                held &= ~(_CONFUSION_BIT if int(a.confusion_turns[side, t]) == 1 else 0)
+                held &= ~(_DISABLE_BIT if int(a.disable_turns[side, t]) == 1 else 0)
+            out += [f"|-end|{name}|{shown}|[silent]" for bit, shown in _HAZE_ENDS
+                    if held & (1 << VOLATILES.index(bit))]
+        return out
 
     def _substitute_hit(self, p: dict, them: tuple[int, int]) -> list[str]:
         """A damaging move against a substitute: ``|-activate|`` if it took the hit, ``|-end|``
@@ -488,8 +531,10 @@ class _Step:
             if int(a.maxhp[me]) > 3:
                 hp[me] -= min(int(a.maxhp[me]) // 4, hp[me])
             out.append(f"|-start|{self.ident(*me)}|Substitute")
-        if int(mv.MOVE_EFFECT[move]) == _REST and int(b.status[me]) == _SLP and int(
-                a.status[me]) != _SLP:
+        # (the foe's Haze may have cured the sleep already: the full HP tells then)
+        rested = int(b.status[me]) == _SLP or bool(p.get("hazed_after")) and int(
+            b.hp[me]) == int(a.maxhp[me]) > int(a.hp[me])
+        if int(mv.MOVE_EFFECT[move]) == _REST and rested and int(a.status[me]) != _SLP:
             self.status[me] = _SLP
             hp[me] = int(a.maxhp[me])
             out.append(f"|-status|{self.ident(*me)}|slp|[from] move: Rest")
@@ -498,12 +543,16 @@ class _Step:
             gained = int(mv.MOVE_VOLATILE[move]) & ~had if hit else 0
             if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]):
                 gained |= _RECHARGE
+        elif p.get("hazed_after"):  # the foe's Haze then cleared what a self move gave
+            gained = int(b.volatiles[me]) & ~had | (
+                int(mv.MOVE_VOLATILE[move]) & ~had if p["self_target"] else 0)
         else:
             gained = int(b.volatiles[me]) & ~had
             # a sleep move on a Pokémon that must recharge removes the recharge
             if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]) and int(
                     b.status[me]) == _SLP and int(a.status[me]) != _SLP:
                 gained |= _RECHARGE
+        self.gained[me] = gained
         for i, v in enumerate(VOLATILES):
             if gained >> i & 1 and v in _STARTS:
                 out.append(f"|-start|{self.ident(*me)}|{_STARTS[v]}")
@@ -607,10 +656,14 @@ class _Step:
         if len(plans) == 2:
             plans[0]["slept_foe"] = plans[1]["slept"]
             rester = (plans[1]["side"], plans[1]["user"])
-            # a substitute that the foe then puts up anew (its HP fresh) was broken
+            # a substitute that the foe then puts up anew (its HP fresh, paid for with a
+            # quarter of its HP; with a substitute still up, Substitute fails) was broken
             plans[0]["foe_resubbed"] = plans[1]["move"] is not None and int(
                 mv.MOVE_EFFECT[plans[1]["move"]]) == _SUBSTITUTE and self.subs[rester] is not \
-                None and int(b.sub_hp[rester]) == int(a.maxhp[rester]) // 4 + 1
+                None and int(b.sub_hp[rester]) == int(a.maxhp[rester]) // 4 + 1 and \
+                int(a.hp[rester]) - int(b.hp[rester]) >= int(a.maxhp[rester]) // 4
+            plans[0]["hazed_after"] = plans[1]["move"] is not None and int(
+                mv.MOVE_EFFECT[plans[1]["move"]]) == _HAZE
             plans[0]["foe_rested"] = plans[1]["move"] is not None and int(
                 mv.MOVE_EFFECT[plans[1]["move"]]) == _REST and int(b.status[rester]) == _SLP \
                 and int(a.status[rester]) != _SLP
