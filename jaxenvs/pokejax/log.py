@@ -23,7 +23,7 @@ did say so. The kinds in ``EXACT_KINDS`` are checked against Showdown's own log 
 turn has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``,
 ``recharge``, ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status),
 ``|-curestatus|`` (waking up, a thaw, Haze's cure), ``|-start|`` (screens, Focus Energy,
-Mist, Substitute, confusion, Leech Seed, Disable), ``|-end|`` (Disable, confusion, a broken
+Mist, Substitute, confusion, Leech Seed, Disable, Conversion's type change), ``|-end|`` (Disable, confusion, a broken
 Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``, ``|-clearallboost|``
 (Haze), ``|faint|``, ``|turn|``, ``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
 paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a 1/256 miss
@@ -72,10 +72,10 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: The moves whose lines this module reads off the states: damage (multi-hit included),
 #: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
 #: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
-#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge and Haze. Not
-#: yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire Spin), Thrash, Petal Dance,
-#: Rage, Bide, Disable, Mimic, Transform, Conversion, and Metronome and Mirror Move (the move
-#: they call does not show in the states when it leaves them unchanged).
+#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze and
+#: Conversion. Not yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire Spin),
+#: Thrash, Petal Dance, Rage, Bide, Disable, Mimic, Transform, and Metronome and Mirror Move
+#: (the move they call does not show in the states when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -98,7 +98,7 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "spikecannon", "barrage", "furyswipes", "doublekick", "twineedle", "bonemerang",
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
-    "focusenergy", "hyperbeam", "haze"))
+    "focusenergy", "hyperbeam", "haze", "conversion"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -108,7 +108,8 @@ _RECHARGE = 1 << VOLATILES.index("mustrecharge")
 _D = gen1()
 _POISON = _D.type_index["Poison"]
 _PSN, _TOX, _SLP, _FRZ, _PAR = (STATUSES.index(s) for s in ("psn", "tox", "slp", "frz", "par"))
-_REST, _SUBSTITUTE, _HAZE = (mv.EFFECTS.index(e) for e in ("rest", "substitute", "haze"))
+_REST, _SUBSTITUTE, _HAZE, _CONVERSION = (mv.EFFECTS.index(e) for e in (
+    "rest", "substitute", "haze", "conversion"))
 _CONFUSION_BIT, _DISABLE_BIT = (1 << VOLATILES.index(v) for v in ("confusion", "disable"))
 #: The volatiles Haze ends, in the order it ends them, with the name its ``|-end|`` shows.
 _HAZE_ENDS = (("disable", "Disable"), ("confusion", "confusion"), ("mist", "Mist"),
@@ -373,6 +374,9 @@ class _Step:
         elif move is not None:
             aim = me if p["self_target"] else them
             hit = dealt > 0 if p["damaging"] else (not p["immune"] and self._effect_seen(p))
+            converts = int(mv.MOVE_EFFECT[move]) == _CONVERSION
+            if converts:
+                hit = self._converted(p)
             needs_roll = p["damaging"] or int(mv.MOVE_ACCURACY[move]) > 0
             miss = not p["immune"] and not hit and needs_roll and not self._blocked(p)
             lines.append(f"|move|{self.ident(*me)}|{self.move_name(move)}|{self.ident(*aim)}"
@@ -381,6 +385,10 @@ class _Step:
                 lines.append(f"|-miss|{self.ident(*me)}")
             if int(mv.MOVE_EFFECT[move]) == _HAZE:
                 lines += self._haze(p)
+            if converts and hit:
+                types = "/".join(_D.type_names[x] for x in a.types[them] if int(x))
+                lines.append(f"|-start|{self.ident(*me)}|typechange|{types}|"
+                             f"[from] move: Conversion|[of] {self.ident(*them)}")
             if p["immune"]:
                 lines.append(f"|-immune|{self.ident(*them)}")
             if dealt > 0 and self.subs.get(them) is None:
@@ -414,6 +422,15 @@ class _Step:
                          f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|[from] {status}")
         if emit:
             self.lines += lines
+
+    def _converted(self, p: dict) -> bool:
+        """Conversion took its target's types: its user has them now, or had them already and
+        the target was not out of reach (Fly, Dig), the only way Conversion misses."""
+        a, b = self.a, self.b
+        me, them = (p["side"], p["user"]), (p["foe"], p["target"])
+        if np.array_equal(a.types[me], a.types[them]):
+            return not any(self._has(x, them[0], cond.INVULNERABILITY, them[1]) for x in (a, b))
+        return bool(np.array_equal(b.types[me], a.types[them]))
 
     def _haze(self, p: dict) -> list[str]:
         """Haze's lines (the gen1 mod's ``haze.onHit``): for each Pokémon on the field, p1's

@@ -11,9 +11,9 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 ``|-unboost|``, ``|-fail|``, ``|-hint|``, ``|-hitcount|``, ...), and the battle's header
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
-frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze) get battles of their own
-between small custom teams, which must show the mechanic's line in Showdown's log (so they
-cannot pass without comparing it).
+frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion) get
+battles of their own between small custom teams, which must show the mechanic's line in
+Showdown's log (so they cannot pass without comparing it).
 """
 
 import dataclasses
@@ -138,6 +138,12 @@ _MECHANICS = {
                                  _set("kadabra", "substitute", "swift")],
                                 ["|-prepare|", "Dig"], ["|-start|", "Substitute"],
                                 ["|-end|", "Substitute"]),
+    "conversion": ([_set("porygon", "conversion", "tackle")],
+                   [_set("pidgeot", "fly", "gust"), _set("tauros", "tackle"),
+                    _set("golem", "tackle")],
+                   ["|-start|", "typechange|Normal/Flying|[from] move: Conversion"],
+                   ["|-start|", "typechange|Normal|[from] move: Conversion"],
+                   ["|-start|", "typechange|Rock/Ground|[from] move: Conversion"]),
     "haze": ([_set("koffing", "haze", "toxic"), _set("golbat", "haze", "confuseray")],
              [_set("raticate", "hyperfang", "focusenergy"), _set("snorlax", "rest", "tackle")],
              ["|-clearallboost|", ""], ["|-curestatus|", "[silent]"], ["|-end|", "[silent]"]),
