@@ -25,7 +25,7 @@ turn has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinc
 ``|-curestatus|`` (waking up, a thaw, Haze's cure), ``|-start|`` (screens, Focus Energy,
 Mist, Substitute, confusion, Leech Seed, Disable, Conversion's type change), ``|-end|`` (Disable, confusion, a broken
 Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``, ``|-clearallboost|``
-(Haze), ``|faint|``, ``|turn|``, ``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
+(Haze), ``|-transform|``, ``|faint|``, ``|turn|``, ``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
 paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a 1/256 miss
 of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the next state
 says so; a status move before the foe's own Rest hit; a second action after a faint ran if
@@ -65,17 +65,20 @@ from jaxenvs.pokejax.turn import FIRST_SWITCH
 #: The line kinds whose every line equals Showdown's (see the module docstring; for ``move``
 #: and ``-status`` the first three and two arguments).
 EXACT_KINDS = ("switch", "move", "cant", "-status", "-curestatus", "-start", "-end",
-               "-prepare", "-mustrecharge", "-clearallboost", "faint", "turn", "win", "tie")
+               "-prepare", "-mustrecharge", "-clearallboost", "-transform", "faint", "turn",
+               "win", "tie")
 #: The line kinds written by inference (module docstring), which may differ from Showdown's.
 INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffective",
                   "-resisted", "-activate")
 #: The moves whose lines this module reads off the states: damage (multi-hit included),
 #: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
 #: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
-#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze and
-#: Conversion. Not yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire Spin),
-#: Thrash, Petal Dance, Rage, Bide, Disable, Mimic, Transform, and Metronome and Mirror Move
-#: (the move they call does not show in the states when it leaves them unchanged).
+#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
+#: Conversion and Transform. Not yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire
+#: Spin), Thrash, Petal Dance, Rage, Bide, Disable, Mimic (its line is written only when the
+#: copied move shows: not when its user faints in the same turn, which gives back its own
+#: moves), and Metronome and Mirror Move (the move they call does not show in the states when
+#: it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -98,7 +101,7 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "spikecannon", "barrage", "furyswipes", "doublekick", "twineedle", "bonemerang",
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
-    "focusenergy", "hyperbeam", "haze", "conversion"))
+    "focusenergy", "hyperbeam", "haze", "conversion", "transform"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -108,8 +111,8 @@ _RECHARGE = 1 << VOLATILES.index("mustrecharge")
 _D = gen1()
 _POISON = _D.type_index["Poison"]
 _PSN, _TOX, _SLP, _FRZ, _PAR = (STATUSES.index(s) for s in ("psn", "tox", "slp", "frz", "par"))
-_REST, _SUBSTITUTE, _HAZE, _CONVERSION = (mv.EFFECTS.index(e) for e in (
-    "rest", "substitute", "haze", "conversion"))
+_REST, _SUBSTITUTE, _HAZE, _CONVERSION, _MIMIC, _TRANSFORM = (mv.EFFECTS.index(e) for e in (
+    "rest", "substitute", "haze", "conversion", "mimic", "transform"))
 _CONFUSION_BIT, _DISABLE_BIT = (1 << VOLATILES.index(v) for v in ("confusion", "disable"))
 #: The volatiles Haze ends, in the order it ends them, with the name its ``|-end|`` shows.
 _HAZE_ENDS = (("disable", "Disable"), ("confusion", "confusion"), ("mist", "Mist"),
@@ -137,6 +140,8 @@ class _Step:
                      if self._has(a, s, cond.SUBSTITUTE) else None for s in range(2)}
         """Substitute HP of the Pokémon on the field as the lines go (None: none)."""
         self._selected: dict[int, int] = {}
+        self._rng = np.asarray(a.rng)
+        """The PRNG state once the action order is settled (after a Speed tie-break)."""
         self.gained: dict[tuple[int, int], int] = {}
         """Volatiles each move gave its user this decision (Haze ends them again)."""
         self.counted: set[tuple[int, int]] = set()
@@ -196,8 +201,13 @@ class _Step:
                          int(a.mod_stats[s, user, 4])))
         if keys[0] != keys[1]:
             return [0, 1] if keys[0] > keys[1] else [1, 0]
-        _, r = prng.random(np.asarray(a.rng), 0, 2)  # the step's first draw: the tie-break
+        self._rng, r = prng.random(self._rng, 0, 2)  # the step's first draw: the tie-break
         return [int(r), 1 - int(r)]
+
+    def _paralysis_roll(self) -> bool:
+        """Whether the first mover, paralysed and not confused, was fully paralysed: its
+        ``randomChance(63, 256)`` is the step's first draw after the Speed tie-break."""
+        return bool(prng.random_chance(self._rng, 63, 256)[1])
 
     # -- events ----------------------------------------------------------------------------
     @staticmethod
@@ -216,7 +226,8 @@ class _Step:
         running explains the HP of the next state."""
         a, b = self.a, self.b
         user = int(a.party[side, 0])
-        if bool(np.any(a.pp[side, user] != b.pp[side, user])) or \
+        pp_reset = bool(a.transformed[side, user]) and bool(b.fainted[side, user])  # (plan)
+        if not pp_reset and bool(np.any(a.pp[side, user] != b.pp[side, user])) or \
                 int(a.last_used[side]) != int(b.last_used[side]) or \
                 not any(self.newly_fainted(s) for s in range(2)):
             return True
@@ -286,7 +297,10 @@ class _Step:
         unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
         name = self.ident(*me)
         p["ambiguous"] = not moved and selected == mv.STRUGGLE
-        if not moved and not forced:
+        # a transformed Pokémon that faints goes back to its own moves and PP, so its PP says
+        # nothing then: what keeps a Pokémon from moving is read all the same
+        pp_reset = bool(a.transformed[me]) and bool(b.fainted[me])
+        if (not moved or pp_reset) and not forced:
             if status == _FRZ:
                 return {**p, "cant": "frz"}
             if status == _SLP:  # it wakes when its counter runs out
@@ -316,13 +330,15 @@ class _Step:
                 return {**p, "cant": f"Disable|{self.move_name(selected)}"}
         # without PP use, a paralysed Pokémon was fully paralysed, unless it may have hit
         # itself in confusion (likelier, unless every HP stayed) or charged a two-turn move
-        # before fainting; a Struggle read so is checked against the HP in ``run`` (only
-        # against a Ghost it is likelier to have been used)
+        # before fainting (moving first, unconfused, its paralysis roll is read off the PRNG;
+        # otherwise the likelier charge); a Struggle read so is checked against the HP in
+        # ``run`` (only against a Ghost it is likelier to have been used)
         struggle = selected == mv.STRUGGLE
         paralysed = not moved and not forced and status == _PAR and (
             not (struggle and bool(dmg.immune(mv.MOVE_TYPE[mv.STRUGGLE], a.types[them])))
-            if struggle else unmoved if confused or (two_turn and bool(b.fainted[me]))
-            else True)
+            if struggle else self._paralysis_roll() if two_turn and bool(b.fainted[me]) and
+            first is None and not confused
+            else unmoved if confused or (two_turn and bool(b.fainted[me])) else True)
         if confused:
             if self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1:
                 pre.append(f"|-end|{name}|confusion")
@@ -374,9 +390,10 @@ class _Step:
         elif move is not None:
             aim = me if p["self_target"] else them
             hit = dealt > 0 if p["damaging"] else (not p["immune"] and self._effect_seen(p))
-            converts = int(mv.MOVE_EFFECT[move]) == _CONVERSION
-            if converts:
-                hit = self._converted(p)
+            effect = int(mv.MOVE_EFFECT[move])
+            if effect in (_CONVERSION, _MIMIC, _TRANSFORM):  # no stage, status or volatile
+                hit = {_CONVERSION: self._converted, _MIMIC: self._mimicked,
+                       _TRANSFORM: self._transformed}[effect](p) is not None
             needs_roll = p["damaging"] or int(mv.MOVE_ACCURACY[move]) > 0
             miss = not p["immune"] and not hit and needs_roll and not self._blocked(p)
             lines.append(f"|move|{self.ident(*me)}|{self.move_name(move)}|{self.ident(*aim)}"
@@ -385,10 +402,15 @@ class _Step:
                 lines.append(f"|-miss|{self.ident(*me)}")
             if int(mv.MOVE_EFFECT[move]) == _HAZE:
                 lines += self._haze(p)
-            if converts and hit:
+            if effect == _CONVERSION and hit:
                 types = "/".join(_D.type_names[x] for x in a.types[them] if int(x))
                 lines.append(f"|-start|{self.ident(*me)}|typechange|{types}|"
                              f"[from] move: Conversion|[of] {self.ident(*them)}")
+            if effect == _MIMIC and hit:
+                lines.append(f"|-start|{self.ident(*me)}|Mimic|"
+                             f"{self.move_name(self._mimicked(p))}")
+            if effect == _TRANSFORM and hit:
+                lines.append(f"|-transform|{self.ident(*me)}|{self.ident(*them)}")
             if p["immune"]:
                 lines.append(f"|-immune|{self.ident(*them)}")
             if dealt > 0 and self.subs.get(them) is None:
@@ -423,14 +445,37 @@ class _Step:
         if emit:
             self.lines += lines
 
-    def _converted(self, p: dict) -> bool:
-        """Conversion took its target's types: its user has them now, or had them already and
-        the target was not out of reach (Fly, Dig), the only way Conversion misses."""
+    def _converted(self, p: dict) -> bool | None:
+        """Conversion took its target's types (``True``; ``None``: it missed): its user has
+        them now, or had them already and the target was not out of reach (Fly, Dig), the
+        only way Conversion misses."""
         a, b = self.a, self.b
         me, them = (p["side"], p["user"]), (p["foe"], p["target"])
         if np.array_equal(a.types[me], a.types[them]):
-            return not any(self._has(x, them[0], cond.INVULNERABILITY, them[1]) for x in (a, b))
-        return bool(np.array_equal(b.types[me], a.types[them]))
+            reached = not any(self._has(x, them[0], cond.INVULNERABILITY, them[1])
+                              for x in (a, b))
+        else:
+            reached = bool(np.array_equal(b.types[me], a.types[them]))
+        return True if reached else None
+
+    def _mimicked(self, p: dict) -> int | None:
+        """The move Mimic copied into its slot (``None``: it missed, the target out of reach
+        in Fly or Dig, or its user fainted, which gives back its own moves)."""
+        a, b = self.a, self.b
+        me, them = (p["side"], p["user"]), (p["foe"], p["target"])
+        if bool(b.fainted[me]) or any(self._has(x, them[0], cond.INVULNERABILITY, them[1])
+                                      for x in (a, b)):
+            return None
+        return int(b.moves[me][int(np.argmax(a.moves[me] == p["move"]))])  # Mimic: copied Mimic
+
+    def _transformed(self, p: dict) -> bool | None:
+        """Transform took (``True``; ``None``: it missed): its user is transformed now, and
+        into another form if it was already."""
+        a, b = self.a, self.b
+        me = (p["side"], p["user"])
+        took = bool(b.transformed[me]) and (not bool(a.transformed[me])
+                                            or int(b.form[me]) != int(a.form[me]))
+        return True if took else None
 
     def _haze(self, p: dict) -> list[str]:
         """Haze's lines (the gen1 mod's ``haze.onHit``): for each Pokémon on the field, p1's
