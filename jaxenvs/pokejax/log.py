@@ -23,15 +23,16 @@ did say so. The kinds in ``EXACT_KINDS`` are checked against Showdown's own log 
 turn has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``,
 ``recharge``, ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status),
 ``|-curestatus|`` (waking up, a thaw, Haze's cure), ``|-start|`` (screens, Focus Energy,
-Mist, Substitute, confusion, Leech Seed, Disable, Conversion's type change), ``|-end|`` (Disable, confusion, a broken
-Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``, ``|-clearallboost|``
-(Haze), ``|-transform|``, ``|faint|``, ``|turn|``, ``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier one: a
-paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a 1/256 miss
-of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the next state
-says so; a status move before the foe's own Rest hit; a second action after a faint ran if
-it used PP or changed the side's last used move (a charging turn uses no PP), else only if
-the HP of the next state cannot be reached without it. Known gap: a confusion (or other volatile) given to a
-Pokémon that faints later in the same turn is not seen.
+Mist, Substitute, confusion, Leech Seed, Disable, Conversion's type change), ``|-end|``
+(Disable, confusion, a broken Substitute, what Haze ends), ``|-prepare|``,
+``|-mustrecharge|``, ``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``,
+``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier
+one: a paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a
+1/256 miss of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the
+next state says so; a status move before the foe's own Rest hit; a second action after a
+faint ran if it used PP or changed the side's last used move (a charging turn uses no PP),
+else only if the HP of the next state cannot be reached without it. Known gap: a confusion
+(or other volatile) given to a Pokémon that faints later in the same turn is not seen.
 
 The ``INFERRED_KINDS`` may differ from Showdown's. The damage each move dealt is the value
 that, replayed with the moves' recoil, drain, healing, Substitute and burn/poison damage,
@@ -43,9 +44,9 @@ drain, say) it may pick a wrong one, and with it ``|-miss|`` (and the move line'
 without a critical hit at the highest roll), ``|-supereffective|``/``|-resisted|`` (a
 damaging move that hit) and ``|-immune|`` (a poison move on a Poison type reads the same as a
 miss). ``|-activate|`` (confusion; a substitute taking a hit) is inferred too: a multi-hit
-move's hits on a substitute are not counted. ``|-boost|``/``|-unboost|``, ``|-fail|``,
-and ``|-hitcount|`` are not written. Names are species names (Showdown
-shows nicknames; the state has none) and players are ``p1`` and ``p2``.
+move's hits on a substitute are not counted. ``|-boost|``/``|-unboost|``, ``|-fail|`` and
+``|-hitcount|`` are not written. Names are species names (Showdown shows nicknames; the state
+has none) and players are ``p1`` and ``p2``.
 """
 
 from __future__ import annotations
@@ -113,7 +114,6 @@ _POISON = _D.type_index["Poison"]
 _PSN, _TOX, _SLP, _FRZ, _PAR = (STATUSES.index(s) for s in ("psn", "tox", "slp", "frz", "par"))
 _REST, _SUBSTITUTE, _HAZE, _CONVERSION, _MIMIC, _TRANSFORM = (mv.EFFECTS.index(e) for e in (
     "rest", "substitute", "haze", "conversion", "mimic", "transform"))
-_CONFUSION_BIT, _DISABLE_BIT = (1 << VOLATILES.index(v) for v in ("confusion", "disable"))
 #: The volatiles Haze ends, in the order it ends them, with the name its ``|-end|`` shows.
 _HAZE_ENDS = (("disable", "Disable"), ("confusion", "confusion"), ("mist", "Mist"),
               ("focusenergy", "move: Focus Energy"), ("leechseed", "move: Leech Seed"),
@@ -211,6 +211,16 @@ class _Step:
 
     # -- events ----------------------------------------------------------------------------
     @staticmethod
+    def _ran(p: dict | None, effect: int) -> bool:
+        """Plan ``p`` (if any) ran a move with this effect."""
+        return bool(p) and p["move"] is not None and int(mv.MOVE_EFFECT[p["move"]]) == effect
+
+    def _pp_says_nothing(self, me: tuple[int, int]) -> bool:
+        """A transformed Pokémon that faints goes back to its own moves and PP, so its PP
+        does not tell whether it moved."""
+        return bool(self.a.transformed[me]) and bool(self.b.fainted[me])
+
+    @staticmethod
     def _has(state: BattleState, side: int, volatile: int, t: int | None = None) -> bool:
         t = int(state.party[side, 0]) if t is None else t
         return bool(int(state.volatiles[side, t]) & volatile)
@@ -226,8 +236,8 @@ class _Step:
         running explains the HP of the next state."""
         a, b = self.a, self.b
         user = int(a.party[side, 0])
-        pp_reset = bool(a.transformed[side, user]) and bool(b.fainted[side, user])  # (plan)
-        if not pp_reset and bool(np.any(a.pp[side, user] != b.pp[side, user])) or \
+        if not self._pp_says_nothing((side, user)) and bool(
+                np.any(a.pp[side, user] != b.pp[side, user])) or \
                 int(a.last_used[side]) != int(b.last_used[side]) or \
                 not any(self.newly_fainted(s) for s in range(2)):
             return True
@@ -251,7 +261,7 @@ class _Step:
         if not first or first["move"] is None or first["target"] != me[1]:
             return status, confused, trapped, False
         move = first["move"]
-        if int(mv.MOVE_EFFECT[move]) == _HAZE:  # its status cured, confusion gone
+        if self._ran(first, _HAZE):  # its status cured, confusion gone
             return 0, False, trapped, False
         hit = self._hit_seen(first)
         if status == 0 and new in (int(mv.MOVE_STATUS[move]), int(mv.MOVE_SECONDARY_STATUS[move])):
@@ -283,9 +293,8 @@ class _Step:
         if self.actions[side] >= FIRST_SWITCH:  # a switch the turn's faint cancelled
             return p
         selected = self.selected(side)
-        hazed = first is not None and first["move"] is not None and int(
-            mv.MOVE_EFFECT[first["move"]]) == _HAZE and int(b.last_selected[side]) == CANNOT_MOVE
-        if selected == CANNOT_MOVE or hazed:
+        if selected == CANNOT_MOVE or self._ran(first, _HAZE) and int(
+                b.last_selected[side]) == CANNOT_MOVE:
             return p
         status, confused, trapped, flinched = self._caused_by(first, side)
         used_pp = bool(np.any(a.pp[me] != b.pp[me]))
@@ -297,10 +306,8 @@ class _Step:
         unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
         name = self.ident(*me)
         p["ambiguous"] = not moved and selected == mv.STRUGGLE
-        # a transformed Pokémon that faints goes back to its own moves and PP, so its PP says
-        # nothing then: what keeps a Pokémon from moving is read all the same
-        pp_reset = bool(a.transformed[me]) and bool(b.fainted[me])
-        if (not moved or pp_reset) and not forced:
+        # where its PP says nothing, what keeps a Pokémon from moving is read all the same
+        if (not moved or self._pp_says_nothing(me)) and not forced:
             if status == _FRZ:
                 return {**p, "cant": "frz"}
             if status == _SLP:  # it wakes when its counter runs out
@@ -319,11 +326,9 @@ class _Step:
                 return {**p, "woke": True, "slept": True}  # a one-turn sleep: it wakes at once
         pre = []
         self.counted.add(me)
-        after_haze = first is not None and first["move"] is not None and int(
-            mv.MOVE_EFFECT[first["move"]]) == _HAZE
         # Disable and confusion count down as the Pokémon goes to move and end at 0 (their
         # counters say so: a Haze later in the turn ends them too)
-        if self._has(a, side, cond.DISABLE) and not after_haze:
+        if self._has(a, side, cond.DISABLE) and not self._ran(first, _HAZE):
             if int(a.disable_turns[me]) == 1:
                 pre.append(f"|-end|{name}|Disable")
             elif not moved and selected == int(a.disable_move[me]):
@@ -390,25 +395,26 @@ class _Step:
         elif move is not None:
             aim = me if p["self_target"] else them
             hit = dealt > 0 if p["damaging"] else (not p["immune"] and self._effect_seen(p))
+            # moves that change no stage, status or volatile: their own evidence
             effect = int(mv.MOVE_EFFECT[move])
-            if effect in (_CONVERSION, _MIMIC, _TRANSFORM):  # no stage, status or volatile
-                hit = {_CONVERSION: self._converted, _MIMIC: self._mimicked,
-                       _TRANSFORM: self._transformed}[effect](p) is not None
+            copied = self._mimicked(p) if effect == _MIMIC else None
+            if effect in (_CONVERSION, _MIMIC, _TRANSFORM):
+                hit = (self._converted(p) if effect == _CONVERSION else copied is not None
+                       if effect == _MIMIC else self._transformed(p))
             needs_roll = p["damaging"] or int(mv.MOVE_ACCURACY[move]) > 0
             miss = not p["immune"] and not hit and needs_roll and not self._blocked(p)
             lines.append(f"|move|{self.ident(*me)}|{self.move_name(move)}|{self.ident(*aim)}"
                          + ("|[miss]" if miss else ""))
             if miss:
                 lines.append(f"|-miss|{self.ident(*me)}")
-            if int(mv.MOVE_EFFECT[move]) == _HAZE:
+            if effect == _HAZE:
                 lines += self._haze(p)
             if effect == _CONVERSION and hit:
                 types = "/".join(_D.type_names[x] for x in a.types[them] if int(x))
                 lines.append(f"|-start|{self.ident(*me)}|typechange|{types}|"
                              f"[from] move: Conversion|[of] {self.ident(*them)}")
-            if effect == _MIMIC and hit:
-                lines.append(f"|-start|{self.ident(*me)}|Mimic|"
-                             f"{self.move_name(self._mimicked(p))}")
+            if copied is not None:
+                lines.append(f"|-start|{self.ident(*me)}|Mimic|{self.move_name(copied)}")
             if effect == _TRANSFORM and hit:
                 lines.append(f"|-transform|{self.ident(*me)}|{self.ident(*them)}")
             if p["immune"]:
@@ -445,37 +451,36 @@ class _Step:
         if emit:
             self.lines += lines
 
-    def _converted(self, p: dict) -> bool | None:
-        """Conversion took its target's types (``True``; ``None``: it missed): its user has
-        them now, or had them already and the target was not out of reach (Fly, Dig), the
-        only way Conversion misses."""
+    def _out_of_reach(self, p: dict) -> bool:
+        """The target was in Fly's or Dig's semi-invulnerable turn."""
+        return any(self._has(x, p["foe"], cond.INVULNERABILITY, p["target"])
+                   for x in (self.a, self.b))
+
+    def _converted(self, p: dict) -> bool:
+        """Conversion took its target's types: its user has them now, or had them already
+        and the target was not out of reach, the only way Conversion misses."""
         a, b = self.a, self.b
         me, them = (p["side"], p["user"]), (p["foe"], p["target"])
         if np.array_equal(a.types[me], a.types[them]):
-            reached = not any(self._has(x, them[0], cond.INVULNERABILITY, them[1])
-                              for x in (a, b))
-        else:
-            reached = bool(np.array_equal(b.types[me], a.types[them]))
-        return True if reached else None
+            return not self._out_of_reach(p)
+        return bool(np.array_equal(b.types[me], a.types[them]))
 
     def _mimicked(self, p: dict) -> int | None:
         """The move Mimic copied into its slot (``None``: it missed, the target out of reach
         in Fly or Dig, or its user fainted, which gives back its own moves)."""
         a, b = self.a, self.b
-        me, them = (p["side"], p["user"]), (p["foe"], p["target"])
-        if bool(b.fainted[me]) or any(self._has(x, them[0], cond.INVULNERABILITY, them[1])
-                                      for x in (a, b)):
+        me = (p["side"], p["user"])
+        if bool(b.fainted[me]) or self._out_of_reach(p):
             return None
         return int(b.moves[me][int(np.argmax(a.moves[me] == p["move"]))])  # Mimic: copied Mimic
 
-    def _transformed(self, p: dict) -> bool | None:
-        """Transform took (``True``; ``None``: it missed): its user is transformed now, and
-        into another form if it was already."""
+    def _transformed(self, p: dict) -> bool:
+        """Transform took: its user is transformed now, and into another form if it was
+        already."""
         a, b = self.a, self.b
         me = (p["side"], p["user"])
-        took = bool(b.transformed[me]) and (not bool(a.transformed[me])
+        return bool(b.transformed[me]) and (not bool(a.transformed[me])
                                             or int(b.form[me]) != int(a.form[me]))
-        return True if took else None
 
     def _haze(self, p: dict) -> list[str]:
         """Haze's lines (the gen1 mod's ``haze.onHit``): for each Pokémon on the field, p1's
@@ -496,8 +501,8 @@ class _Step:
             held = (int(a.volatiles[side, t]) if int(a.party[side, 0]) == t else 0) | \
                 self.gained.get((side, t), 0)
             if (side, t) in self.counted:  # what ran out as it went to move is gone
-                held &= ~(_CONFUSION_BIT if int(a.confusion_turns[side, t]) == 1 else 0)
-                held &= ~(_DISABLE_BIT if int(a.disable_turns[side, t]) == 1 else 0)
+                held &= ~(cond.CONFUSION if int(a.confusion_turns[side, t]) == 1 else 0)
+                held &= ~(cond.DISABLE if int(a.disable_turns[side, t]) == 1 else 0)
             out += [f"|-end|{name}|{shown}|[silent]" for bit, shown in _HAZE_ENDS
                     if held & (1 << VOLATILES.index(bit))]
         return out
@@ -720,15 +725,14 @@ class _Step:
             rester = (plans[1]["side"], plans[1]["user"])
             # a substitute that the foe then puts up anew (its HP fresh, paid for with a
             # quarter of its HP; with a substitute still up, Substitute fails) was broken
-            plans[0]["foe_resubbed"] = plans[1]["move"] is not None and int(
-                mv.MOVE_EFFECT[plans[1]["move"]]) == _SUBSTITUTE and self.subs[rester] is not \
-                None and int(b.sub_hp[rester]) == int(a.maxhp[rester]) // 4 + 1 and \
-                int(a.hp[rester]) - int(b.hp[rester]) >= int(a.maxhp[rester]) // 4
-            plans[0]["hazed_after"] = plans[1]["move"] is not None and int(
-                mv.MOVE_EFFECT[plans[1]["move"]]) == _HAZE
-            plans[0]["foe_rested"] = plans[1]["move"] is not None and int(
-                mv.MOVE_EFFECT[plans[1]["move"]]) == _REST and int(b.status[rester]) == _SLP \
-                and int(a.status[rester]) != _SLP
+            quarter = int(a.maxhp[rester]) // 4
+            plans[0]["foe_resubbed"] = (
+                self._ran(plans[1], _SUBSTITUTE) and self.subs[rester] is not None
+                and int(b.sub_hp[rester]) == quarter + 1
+                and int(a.hp[rester]) - int(b.hp[rester]) >= quarter)
+            plans[0]["hazed_after"] = self._ran(plans[1], _HAZE)
+            plans[0]["foe_rested"] = (self._ran(plans[1], _REST) and int(b.status[rester]) == _SLP
+                                      and int(a.status[rester]) != _SLP)
         if len(movers) == 2 and not self.ran(movers[1], plans):
             movers, plans = movers[:1], plans[:1]
         if plans:
