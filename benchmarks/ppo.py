@@ -32,13 +32,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import NamedSharding, PartitionSpec
-
 from jaxenvs.bench import device_tag, format_sps, run_context
-from jaxenvs.devices import per_device
 from jaxenvs.ppo.defaults import default_config, make_env
-from jaxenvs.ppo.sharding import BATCH_AXIS, make_mesh
-from jaxenvs.ppo.train import make_train
+from jaxenvs.ppo.sharding import make_mesh
+from jaxenvs.ppo.train import batched_env, make_train
 
 #: Hidden layer widths of the actor and of the critic, by name.
 NETWORKS = {"small": (64, 64), "medium": (256, 256), "large": (512, 512, 512)}
@@ -47,14 +44,10 @@ NETWORKS = {"small": (64, 64), "medium": (256, 256), "large": (512, 512, 512)}
 def env_only_rollout(env, env_params, num_envs: int, num_steps: int):
     """A jitted ``key -> final states``: ``num_steps`` steps of ``num_envs`` envs with a
     fixed all-zeros action, the trainer's per-step key splitting and its split of the envs
-    over all devices (each stepping its share, ``per_device``)."""
+    over all devices (each stepping its share: the trainer's ``batched_env``)."""
     space = env.action_space(env_params)
-    split = NamedSharding(make_mesh(), PartitionSpec(BATCH_AXIS))
     action = jnp.zeros((num_envs,) + tuple(space.shape), space.dtype)
-    reset = per_device(lambda keys: jax.vmap(env.reset, in_axes=(0, None))(keys, env_params),
-                       split)
-    step = per_device(lambda keys, states, actions: jax.vmap(
-        env.step, in_axes=(0, 0, 0, None))(keys, states, actions, env_params), split)
+    reset, step = batched_env(env, env_params, make_mesh())
 
     def body(carry, _):
         state, key = carry

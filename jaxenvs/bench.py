@@ -443,8 +443,10 @@ def run(args: argparse.Namespace) -> int:
     """Measure, print progress and the table, write the results (after every batch size).
     Exit status 2 on bad input."""
     done: list[dict[str, Any]] = []
+    paths: tuple[Path, Path] | None = None
 
     def progress(record: dict[str, Any]) -> None:
+        nonlocal paths
         references = "".join(f"; {x['label']}: {format_sps(x['sps'])} (ours/ref "
                              f"{x['ratio']:.2f})" for x in record["references"])
         print(f"{record['env_id']} batch {record['batch_size']:>6}: "
@@ -454,7 +456,7 @@ def run(args: argparse.Namespace) -> int:
               f"load {record['load_average'][0]:.2f}; {record['devices']} device(s))"
               f"{references}", flush=True)
         done.append(record)
-        write_results(done, args.out)
+        paths = write_results(done, args.out)
 
     try:
         records = measure_sps(args.env, args.batch_sizes, args.steps, args.repeats,
@@ -462,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"jaxenvs bench: {error}", file=sys.stderr)
         return 2
-    json_path, md_path = write_results(records, args.out)
+    json_path, md_path = paths
     print()
     print(format_table(records))
     print(f"wrote {json_path} and {md_path}")

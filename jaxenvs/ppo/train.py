@@ -74,6 +74,19 @@ def make_network(config: PPOConfig, env, env_params) -> ActorCritic:
                        config.log_std_init)
 
 
+def batched_env(env, env_params, mesh: Mesh) -> tuple[Callable, Callable]:
+    """``reset(keys)`` and ``step(keys, states, actions)`` of a batch of ``env``s, vmapped over
+    the env axis (named ``ENV_AXIS``), each device of ``mesh`` stepping its own share of the
+    batch in its own program (``devices.per_device``)."""
+    split = NamedSharding(mesh, PartitionSpec(BATCH_AXIS))
+    reset = per_device(lambda keys: jax.vmap(
+        env.reset, in_axes=(0, None), axis_name=ENV_AXIS)(keys, env_params), split)
+    step = per_device(lambda keys, states, actions: jax.vmap(
+        env.step, in_axes=(0, 0, 0, None), axis_name=ENV_AXIS)(keys, states, actions, env_params),
+        split)
+    return reset, step
+
+
 def training_env(config: PPOConfig, env, axis_name: str | tuple[str, ...] = ENV_AXIS):
     """``env`` wrapped as ``config`` asks: rewards scaled first, observations normalized last
     (outermost, so a trained run's ``env_state.obs_stats`` holds the observation statistics).
@@ -124,15 +137,10 @@ def make_train(config: PPOConfig, env, env_params,
     mesh = make_mesh() if mesh is None else mesh
     check_divisible(config.num_envs, mesh)
     network = make_network(config, env, env_params)
-    # Each device steps its own envs (``per_device``); the wrappers' statistics still span all.
-    split = NamedSharding(mesh, PartitionSpec(BATCH_AXIS))
-    env = training_env(config, env, ENV_AXIS if split.num_devices == 1 else (BATCH_AXIS, ENV_AXIS))
+    # Each device steps its own envs (``batched_env``); the wrappers' statistics still span all.
+    env = training_env(config, env, ENV_AXIS if mesh.size == 1 else (BATCH_AXIS, ENV_AXIS))
     space = env.action_space(env_params)
-    reset_envs = per_device(lambda keys: jax.vmap(
-        env.reset, in_axes=(0, None), axis_name=ENV_AXIS)(keys, env_params), split)
-    step_envs = per_device(lambda keys, states, actions: jax.vmap(
-        env.step, in_axes=(0, 0, 0, None), axis_name=ENV_AXIS)(keys, states, actions, env_params),
-        split)
+    reset_envs, step_envs = batched_env(env, env_params, mesh)
     batch_apply = jax.vmap(network.apply, in_axes=(None, 0))
 
     def apply(params, obs):
