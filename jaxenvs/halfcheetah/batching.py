@@ -13,14 +13,9 @@ which has no FMA, all batches agree).
 ``batch_invariant`` therefore never lets XLA see a batch of 1: an unbatched call and a vmap of
 axis size 1 run the function on a batch of two copies of their input and keep the first, so
 every call compiles to the same kernels as a batch of 2 or more. This costs a second copy only
-at batch 1; larger batches run as plain ``vmap``, and on a CPU batches over ``CHUNK`` as a
-loop over chunks of ``CHUNK`` states, each a ``vmap`` of the same kernels (a state's result
-does not depend on the other states of its chunk: the solver keeps each converged state as it
-is). On a GPU or TPU the whole batch is one ``vmap``: its envs run side by side there, and a
-loop over chunks would run them in series (HalfCheetah on an H200 ran 184k env steps/s at
-batch 1024 and 174k at 16384 in chunks of 256).
+at batch 1; larger batches run as plain ``vmap``.
 Measured: with it, trajectories agree bit for bit unbatched and at batches 1, 2, 7 and 300
-(in two chunks) (``tests/halfcheetah/test_batch_invariance.py``).
+(``tests/halfcheetah/test_batch_invariance.py``).
 (``custom_vmap`` functions are not reverse-differentiable; nothing here is meant to be
 differentiated.)
 """
@@ -33,42 +28,15 @@ import jax
 import jax.numpy as jnp
 
 
-#: On a CPU, batches larger than this run as a sequential loop over chunks of this many
-#: states: the solver's ``while_loop`` then iterates as long as the slowest state *of its
-#: chunk* needs, not of the whole batch, and a chunk's arrays stay in cache. Measured (env
-#: steps/s, random actions, 2 loaded cores): at batch 4096, 4.8k unchunked, 7-10k in chunks of
-#: 512, 6-7k in chunks of 1024; at batch 1024, 7.6k in chunks of 512, 9.8k in chunks of 256.
-CHUNK = 256
-
-
 def _vmap(fun, in_batched, args, pad: bool):
     """``vmap(fun)`` over the batched leaves of ``args`` (axis 0), first doubling them when
-    ``pad`` (a batch of one, run as a batch of two: keep row 0 of the result). A batch larger
-    than ``CHUNK`` runs chunk by chunk (``lax.map``) on a CPU, its last chunk filled up with
-    copies of its first states."""
+    ``pad`` (a batch of one, run as a batch of two: keep row 0 of the result)."""
     in_axes = tuple(jax.tree.map(lambda batched: 0 if batched else None, in_batched))
     if pad:
         args = tuple(jax.tree.map(lambda x, batched: jnp.concatenate([x, x]) if batched else x,
                                   arg, arg_batched)
                      for arg, arg_batched in zip(args, in_batched))
-    leaves, treedef = jax.tree.flatten(args)
-    leaf_batched = jax.tree.leaves(in_batched)
-    size = max((x.shape[0] for x, b in zip(leaves, leaf_batched) if b), default=0)
-    if size <= CHUNK or jax.default_backend() != "cpu":
-        return jax.vmap(fun, in_axes)(*args)
-    chunks = -(-size // CHUNK)
-
-    def split(x):
-        x = jnp.concatenate([x, x[:chunks * CHUNK - size]])
-        return x.reshape(chunks, CHUNK, *x.shape[1:])
-
-    def run(chunk):
-        parts = iter(chunk)
-        chunk_leaves = [next(parts) if b else x for x, b in zip(leaves, leaf_batched)]
-        return jax.vmap(fun, in_axes)(*jax.tree.unflatten(treedef, chunk_leaves))
-
-    out = jax.lax.map(run, [split(x) for x, b in zip(leaves, leaf_batched) if b])
-    return jax.tree.map(lambda x: x.reshape(chunks * CHUNK, *x.shape[2:])[:size], out)
+    return jax.vmap(fun, in_axes)(*args)
 
 
 def batch_invariant(fun: Callable, shared_argnums: tuple[int, ...] = ()) -> Callable:

@@ -1,9 +1,10 @@
 """A HalfCheetah trajectory does not depend on the batch it runs in, bit for bit (float32).
 
 Episodes from ``reset`` under random actions, run by ``jit(vmap(scan(step)))`` at batch sizes
-1, 2, 7 and 300 (over ``batching.CHUNK``: run as chunks, the last one filled up, its states
-also run as a batch of 7) and by ``jit(scan(step))`` unbatched, must give identical
-observations, states, rewards and infos for the same keys. Without
+1, 2, 7 and 300 (the last 7 of the 300 also as a batch of their own) and by
+``jit(scan(step))`` unbatched, must give identical observations, states, rewards and infos
+for the same keys. The batches also take their constraint solver's Newton steps in rounds of
+different sizes (``solver._round_size``: 2, 2 and 37). Without
 ``batching.batch_invariant``, batch 1 differs from the others after a few steps on any CPU
 with FMA (XLA fuses a unit batch axis differently, see ``batching``), so this can fail.
 """
@@ -12,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah import HalfCheetah, batching
+from jaxenvs.halfcheetah import HalfCheetah
 
 STEPS = 40
 BATCHES = (1, 2, 7, 300)
@@ -35,7 +36,6 @@ def _episode(env, params):
 
 
 def test_trajectories_are_identical_at_every_batch_size():
-    assert BATCHES[-2] < batching.CHUNK < BATCHES[-1] < 2 * batching.CHUNK
     env = HalfCheetah()
     params = env.default_params
     episode = _episode(env, params)
@@ -49,29 +49,12 @@ def test_trajectories_are_identical_at_every_batch_size():
         for got, expected in zip(jax.tree.leaves(part), jax.tree.leaves(full)):
             np.testing.assert_array_equal(np.asarray(got), expected[:batch],
                                           err_msg=f"batch {batch}")
-    # states of the last, filled-up chunk against the same states in a batch of their own
+    # the last states against the same states in a batch of their own
     tail = rollout(keys[-BATCHES[-2]:])
     for got, expected in zip(jax.tree.leaves(tail), jax.tree.leaves(full)):
         np.testing.assert_array_equal(np.asarray(got), expected[-BATCHES[-2]:],
-                                      err_msg="last chunk")
+                                      err_msg="last states")
     alone = jax.jit(episode)(keys[5])
     for got, expected in zip(jax.tree.leaves(alone), jax.tree.leaves(full)):
         np.testing.assert_array_equal(np.asarray(got), expected[5], err_msg="unbatched")
 
-
-def _loops_over_chunks(batch: int) -> bool:
-    """Whether a vmapped ``batch_invariant`` function over ``batch`` states traces to a loop
-    (``lax.map`` over chunks) rather than one vmap."""
-    fun = batching.batch_invariant(lambda x: x * 2.0)
-    jaxpr = jax.make_jaxpr(jax.vmap(fun))(jnp.zeros((batch, 3)))
-    return "scan" in str(jaxpr)
-
-
-def test_chunks_on_cpu_only(monkeypatch):
-    """On a CPU a batch over ``CHUNK`` runs chunk by chunk; on an accelerator as one vmap,
-    since there a loop over chunks runs the batch's envs in series."""
-    monkeypatch.setattr(jax, "default_backend", lambda: "cpu")
-    assert not _loops_over_chunks(batching.CHUNK)
-    assert _loops_over_chunks(batching.CHUNK + 1)
-    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
-    assert not _loops_over_chunks(batching.CHUNK + 1)
