@@ -25,7 +25,12 @@ Two shapes of code, chosen for XLA's compile time and the step's run time togeth
   30-second compile. They are unrolled: as rolled ``fori_loop``s they compiled to 100
   distinct kernels instead of 157 (XLA compiles identical fused kernels once, so the three
   factorisations of one step share theirs), but ran a batch of 1 ~4x and of 64 ~2.5x slower,
-  since each loop iteration launches its few small kernels one by one.
+  since each loop iteration launches its few small kernels one by one. They go a block of
+  ``BLOCK`` columns (unknowns) at a time: the block's columns are found one after another
+  from its first, then the rest of the matrix (right-hand side) is updated by all of them.
+  XLA then runs a block as a few kernels rather than a few per column: measured, a 9 x 9
+  factorisation and solve ran in 2.7 us instead of 3.2 at batch 2, 48 us instead of 78 at
+  batch 256 (blocks of 2: 2.8 and 55 us; the solves in one block of 9: 2.8 and 60 us).
 - ``tree_sum`` adds a few stacked arrays (per-body terms) as a fixed pairwise tree.
 """
 
@@ -34,6 +39,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+
+#: Columns (unknowns) per block of the Cholesky factorisation and the triangular solves.
+BLOCK = 3
 
 
 def ordered_sum(terms) -> jax.Array:
@@ -99,38 +108,66 @@ def select_sum(table: np.ndarray, values: jax.Array) -> jax.Array:
     return jnp.stack(rows)
 
 
+def _blocks(n: int) -> list[range]:
+    """``range(n)`` in consecutive blocks of ``BLOCK``."""
+    return [range(start, min(start + BLOCK, n)) for start in range(0, n, BLOCK)]
+
+
 def cholesky(a: jax.Array) -> jax.Array:
     """The lower Cholesky factor ``l[n, n]`` of a symmetric positive definite ``a[n, n]``.
 
     Column by column (right-looking): column ``j`` of ``l`` is the trailing matrix's column
     ``j`` over the square root of its diagonal entry, and the trailing matrix then loses that
-    column's outer product. Entry ``(i, j)`` is thus ``a_ij - l_i0 l_j0 - l_i1 l_j1 - ...`` in
-    that order, as in the textbook scalar loop.
+    column's outer product. Within a block, column ``j`` first loses the block's earlier
+    columns' contributions; after the block, the whole matrix loses them all, in the same
+    order. Entry ``(i, j)`` is thus ``a_ij - l_i0 l_j0 - l_i1 l_j1 - ...`` in that order, as in
+    the textbook scalar loop.
     """
-    n = a.shape[0]
-    index = np.arange(n)
+    index = np.arange(a.shape[0])
     columns = []
-    for j in range(n):
-        diag = jnp.sqrt(a[j, j])
-        column = jnp.where(index > j, a[:, j] / diag, jnp.where(index == j, diag, 0))
-        columns.append(column)
-        a = a - column[:, None] * column[None, :]
+    for block in _blocks(a.shape[0]):
+        done = []
+        for j in block:
+            column = a[:, j]
+            for earlier in done:
+                column = column - earlier * earlier[j]
+            diag = jnp.sqrt(column[j])
+            done.append(jnp.where(index > j, column / diag, jnp.where(index == j, diag, 0)))
+        for column in done:
+            a = a - column[:, None] * column[None, :]
+        columns += done
     return jnp.stack(columns, axis=1)
 
 
 def cho_solve(l: jax.Array, b: jax.Array) -> jax.Array:
-    """Solve ``L L' x = b`` with ``l`` from ``cholesky``: forward, then back substitution,
-    each unknown's contribution removed from the right-hand side as a whole column."""
+    """Solve ``L L' x = b`` with ``l`` from ``cholesky``: forward, then back substitution.
+
+    Each unknown is its right-hand side entry, less the contributions of the unknowns found
+    before it, over the diagonal; within a block those are removed from the entry one by one,
+    and after the block from the whole right-hand side, in the same order.
+    """
     n = l.shape[0]
-    y = []
-    for i in range(n):
-        y.append(b[i] / l[i, i])
-        b = b - l[:, i] * y[i]  # rows <= i are done (l is lower triangular)
+    y: list[jax.Array] = []
+    for block in _blocks(n):
+        found = []
+        for i in block:
+            entry = b[i]
+            for k, y_k in zip(block, found):
+                entry = entry - l[i, k] * y_k
+            found.append(entry / l[i, i])
+        for k, y_k in zip(block, found):
+            b = b - l[:, k] * y_k  # rows after k (l is lower triangular)
+        y += found
     rhs = jnp.stack(y)
     x: list[jax.Array] = [None] * n  # type: ignore[list-item]
-    for i in reversed(range(n)):
-        x[i] = rhs[i] / l[i, i]
-        rhs = rhs - l[i, :] * x[i]  # row i of l reaches the unknowns before i
+    for block in reversed(_blocks(n)):
+        for i in reversed(block):
+            entry = rhs[i]
+            for k in reversed(range(i + 1, block[-1] + 1)):
+                entry = entry - l[k, i] * x[k]
+            x[i] = entry / l[i, i]
+        for k in reversed(block):
+            rhs = rhs - l[k, :] * x[k]  # row k of l reaches the unknowns before k
     return jnp.stack(x)
 
 
