@@ -3,8 +3,9 @@
 Episodes from ``reset`` under random actions, run by ``jit(vmap(scan(step)))`` at batch sizes
 1, 2, 7 and 300 (the last 7 of the 300 also as a batch of their own) and by
 ``jit(scan(step))`` unbatched, must give identical observations, states, rewards and infos
-for the same keys. The batches also take their constraint solver's Newton steps in rounds of
-different sizes (``solver._round_size``: 2, 2 and 37). Without
+for the same keys. The batches also run the constraint solver's Newton steps differently:
+batches 1 and 2 in one vmapped loop, 7 and 300 in rounds of 2 and 37 states
+(``solver._solve_batch``). Without
 ``batching.batch_invariant``, batch 1 differs from the others after a few steps on any CPU
 with FMA (XLA fuses a unit batch axis differently, see ``batching``), so this can fail.
 """
