@@ -13,27 +13,17 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import (agreement, constraint, contact, dynamics,  # noqa: E402
-                                 kinematics, linalg, solver)
+from jaxenvs.halfcheetah import agreement, integrator, solver  # noqa: E402
 
 pytestmark = pytest.mark.skipif(jax.config.jax_enable_x64, reason="float32 check")
 
 
 def _problems():
+    """``(M, qacc_smooth, rows)`` of each state, as ``integrator.forward`` hands them over."""
     s = agreement.mujoco_states(185)
     qpos, qvel, ctrl = (jnp.asarray(x, jnp.float32) for x in (s.qpos, s.qvel, s.ctrl))
-
-    def problem(qpos, qvel, ctrl):
-        f = kinematics.frames(qpos)
-        M = dynamics.mass_matrix(f)
-        qfrc_smooth = (dynamics.passive(qpos, qvel) - dynamics.bias(f, qvel)
-                       + dynamics.actuator(ctrl, qpos.dtype))
-        con = contact.contacts(f)
-        rows = constraint.assemble(qvel, contact.limits(qpos), con,
-                                   contact.contact_jacobian(f, con))
-        return M, linalg.solve_spd(M, qfrc_smooth), rows
-
-    return jax.vmap(problem)(qpos, qvel, ctrl)
+    fwd = jax.vmap(integrator.forward)(qpos, qvel, ctrl)
+    return fwd.mass_matrix, fwd.qacc_smooth, fwd.rows
 
 
 def test_rounds_and_plain_loop_reach_each_states_minimiser(monkeypatch):
