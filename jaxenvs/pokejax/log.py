@@ -15,7 +15,8 @@ The engine keeps no event record, so the lines are read off the difference betwe
 consecutive states, with the action order Showdown uses (switches first, then move priority,
 then Speed, a tie settled by the step's first ``random(0, 2)``; a faint ends the turn). Each
 move action is read as Showdown's ``BeforeMove`` runs: a move ran if it used PP (or is a
-two-turn move's charging turn); otherwise it was frozen, asleep (or woke up), partially
+two-turn move's charging turn, or a partial trapping move's later turn, which uses no PP and
+always hits: its target lost HP or substitute); otherwise it was frozen, asleep (or woke up), partially
 trapped, flinched, recharging, held by Disable, hit itself in confusion or was fully
 paralysed, in that order, where the state before and what the earlier action of the turn
 did say so. The kinds in ``EXACT_KINDS`` are checked against Showdown's own log line by line
@@ -75,11 +76,11 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
 #: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
 #: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
-#: Conversion and Transform. Not yet read: the partial trapping moves (Wrap, Bind, Clamp, Fire
-#: Spin), Thrash, Petal Dance, Rage, Bide, Disable, Mimic (its line is written only when the
-#: copied move shows: not when its user faints in the same turn, which gives back its own
-#: moves), and Metronome and Mirror Move (the move they call does not show in the states when
-#: it leaves them unchanged).
+#: Conversion, Transform and the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
+#: trapper's later turns and the target's ``|cant|``). Not yet read: Thrash, Petal Dance, Rage,
+#: Bide, Disable, Mimic (its line is written only when the copied move shows: not when its
+#: user faints in the same turn, which gives back its own moves), and Metronome and Mirror
+#: Move (the move they call does not show in the states when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -102,7 +103,8 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "spikecannon", "barrage", "furyswipes", "doublekick", "twineedle", "bonemerang",
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
-    "focusenergy", "hyperbeam", "haze", "conversion", "transform"))
+    "focusenergy", "hyperbeam", "haze", "conversion", "transform", "wrap", "bind", "clamp",
+    "firespin"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -303,6 +305,9 @@ class _Step:
         # which uses none, is read as used when no reason not to move shows
         moved = used_pp or (two_turn and self._has(b, side, cond.TWO_TURN_MOVE))
         them = (foe, target)
+        # a partial trapping move's later turns use no PP and always hit: its holder moved
+        # if its target lost HP or substitute
+        moved |= self._has(a, side, cond.TRAP_LOCK) and self._hit_seen(p)
         unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
         name = self.ident(*me)
         p["ambiguous"] = not moved and selected == mv.STRUGGLE

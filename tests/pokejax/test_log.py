@@ -11,7 +11,8 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 ``|-unboost|``, ``|-fail|``, ``|-hint|``, ``|-hitcount|``, ...), and the battle's header
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
-frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion) get
+frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
+trapping) get
 battles of their own between small custom teams, which must show the mechanic's line in
 Showdown's log (so they cannot pass without comparing it).
 """
@@ -150,6 +151,11 @@ _MECHANICS = {
     "haze": ([_set("koffing", "haze", "toxic"), _set("golbat", "haze", "confuseray")],
              [_set("raticate", "hyperfang", "focusenergy"), _set("snorlax", "rest", "tackle")],
              ["|-clearallboost|", ""], ["|-curestatus|", "[silent]"], ["|-end|", "[silent]"]),
+    "partial trapping": ([_set("dragonair", "wrap", "thunderwave"), _set("cloyster", "clamp")],
+                         [_set("snorlax", "bodyslam"), _set("tauros", "tackle"),
+                          _set("onix", "bind")],
+                         ["|cant|", "partiallytrapped"], ["|move|", "|Wrap|"],
+                         ["|move|", "|Clamp|"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
