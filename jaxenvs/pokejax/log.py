@@ -11,23 +11,23 @@ harness's log), so a JAX battle reads like a Showdown battle log::
     |-damage|p2a: Cloyster|161/172
     |-damage|p1a: Staryu|101/103|[from] Recoil
 
-The engine keeps no event record, so the lines are read off the difference between
-consecutive states, with the action order Showdown uses (switches first, then move priority,
-then Speed, a tie settled by the step's first ``random(0, 2)``; a faint ends the turn). Each
-move action is read as Showdown's ``BeforeMove`` runs: a move ran if it used PP (or is a
-two-turn move's charging turn, or a partial trapping move's later turn, which uses no PP and
-always hits: its target lost HP or substitute); otherwise it was frozen, asleep (or woke up), partially
-trapped, flinched, recharging, held by Disable, hit itself in confusion or was fully
-paralysed, in that order, where the state before and what the earlier action of the turn
-did say so. The kinds in ``EXACT_KINDS`` are checked against Showdown's own log line by line
-(``tests/pokejax/test_log.py``): ``|switch|``, ``|move|`` (user, move, target; a charging
-turn has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``,
-``recharge``, ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status),
-``|-curestatus|`` (waking up, a thaw, Haze's cure), ``|-start|`` (screens, Focus Energy,
-Mist, Substitute, confusion, Leech Seed, Disable, Conversion's type change), ``|-end|``
-(Disable, confusion, a broken Substitute, what Haze ends), ``|-prepare|``,
-``|-mustrecharge|``, ``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``,
-``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier
+The engine keeps no event record, so the lines are read off the difference between consecutive
+states, with the action order Showdown uses (switches first, then move priority, then Speed, a
+tie settled by the step's first ``random(0, 2)``; a faint ends the turn). Each move action is
+read as Showdown's ``BeforeMove`` runs: a move ran if it used PP (or is a two-turn move's
+charging turn, or a later turn of a partial trapping move, Thrash or Petal Dance, which use no
+PP: its target lost HP or substitute); otherwise it was frozen, asleep (or woke up), partially
+trapped, flinched, recharging, held by Disable, hit itself in confusion or was fully paralysed,
+in that order, where the state before and what the earlier action of the turn did say so. The
+kinds in ``EXACT_KINDS`` are checked against Showdown's own log line by line
+(``tests/pokejax/test_log.py``): ``|switch|``, ``|move|`` (user, move, target; a charging turn
+has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``, ``recharge``,
+``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status), ``|-curestatus|`` (waking up, a
+thaw, Haze's cure), ``|-start|`` (screens, Focus Energy, Mist, Substitute, confusion (Thrash's
+``[silent]`` one too), Leech Seed, Disable, Conversion's type change), ``|-end|`` (Disable,
+confusion, a broken Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``,
+``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``, ``|win|`` and
+``|tie|``. Readings the states cannot tell apart are settled by the likelier
 one: a paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a
 1/256 miss of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the
 next state says so; a status move before the foe's own Rest hit; a second action after a
@@ -76,11 +76,12 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
 #: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
 #: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
-#: Conversion, Transform and the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
-#: trapper's later turns and the target's ``|cant|``). Not yet read: Thrash, Petal Dance, Rage,
-#: Bide, Disable, Mimic (its line is written only when the copied move shows: not when its
-#: user faints in the same turn, which gives back its own moves), and Metronome and Mirror
-#: Move (the move they call does not show in the states when it leaves them unchanged).
+#: Conversion, Transform, the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
+#: trapper's later turns and the target's ``|cant|``), and Thrash and Petal Dance (their later
+#: turns, and the confusion their end gives). Not yet read: Rage, Bide, Disable, Mimic (its
+#: line is written only when the copied move shows: not when its user faints in the same turn,
+#: which gives back its own moves), and Metronome and Mirror Move (the move they call does not
+#: show in the states when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -104,7 +105,7 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
     "focusenergy", "hyperbeam", "haze", "conversion", "transform", "wrap", "bind", "clamp",
-    "firespin"))
+    "firespin", "thrash", "petaldance"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -305,9 +306,9 @@ class _Step:
         # which uses none, is read as used when no reason not to move shows
         moved = used_pp or (two_turn and self._has(b, side, cond.TWO_TURN_MOVE))
         them = (foe, target)
-        # a partial trapping move's later turns use no PP and always hit: its holder moved
-        # if its target lost HP or substitute
-        moved |= self._has(a, side, cond.TRAP_LOCK) and self._hit_seen(p)
+        # the later turns of a partial trapping move, Thrash or Petal Dance use no PP: their
+        # holder moved if its target lost HP or substitute
+        moved |= self._has(a, side, cond.TRAP_LOCK | cond.LOCKED_MOVE) and self._hit_seen(p)
         unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
         name = self.ident(*me)
         p["ambiguous"] = not moved and selected == mv.STRUGGLE
@@ -628,10 +629,20 @@ class _Step:
         for i, v in enumerate(VOLATILES):
             if gained >> i & 1 and v in _STARTS:
                 out.append(f"|-start|{self.ident(*me)}|{_STARTS[v]}")
+        # Thrash and Petal Dance confuse their user as their lock ends (again, if its
+        # confusion ran out as it went to move)
+        ran_out = self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1
+        if self._has(a, side, cond.LOCKED_MOVE) and not self._has(b, side, cond.LOCKED_MOVE) \
+                and self._has(b, side, cond.CONFUSION) and (gained & cond.CONFUSION or ran_out):
+            out.append(f"|-start|{self.ident(*me)}|confusion|[silent]")
         if gained & _RECHARGE:
             out.append(f"|-mustrecharge|{self.ident(*me)}")
         if int(b.party[foe, 0]) == target and not bool(b.fainted[them]):
             foe_gained = int(b.volatiles[them]) & ~int(a.volatiles[them])
+            confuses = bool(mv.MOVE_CONFUSES[move]) or bool(
+                int(mv.MOVE_SECONDARY_VOLATILE[move]) & cond.CONFUSION)
+            if self._has(a, foe, cond.LOCKED_MOVE) and not confuses:
+                foe_gained &= ~cond.CONFUSION  # its own Thrash's end confused it
             for i, v in enumerate(VOLATILES):
                 if foe_gained >> i & 1 and v in _FOE_STARTS:
                     out.append(f"|-start|{self.ident(*them)}|{_FOE_STARTS[v]}")

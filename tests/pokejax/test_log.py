@@ -12,9 +12,8 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
 frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
-trapping) get
-battles of their own between small custom teams, which must show the mechanic's line in
-Showdown's log (so they cannot pass without comparing it).
+trapping, Thrash's end) get battles of their own between small custom teams, which must show
+the mechanic's line in Showdown's log (so they cannot pass without comparing it).
 """
 
 import dataclasses
@@ -156,6 +155,10 @@ _MECHANICS = {
                           _set("onix", "bind")],
                          ["|cant|", "partiallytrapped"], ["|move|", "|Wrap|"],
                          ["|move|", "|Clamp|"]),
+    "thrash": ([_set("nidoking", "thrash"), _set("vileplume", "petaldance")],
+               [_set("snorlax", "bodyslam"), _set("chansey", "tackle")],
+               ["|move|", "|Thrash|"], ["|move|", "|Petal Dance|"],
+               ["|-start|", "confusion|[silent]"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
