@@ -78,10 +78,11 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
 #: Conversion, Transform, the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
 #: trapper's later turns and the target's ``|cant|``), and Thrash and Petal Dance (their later
-#: turns, and the confusion their end gives). Not yet read: Rage, Bide, Disable, Mimic (its
-#: line is written only when the copied move shows: not when its user faints in the same turn,
-#: which gives back its own moves), and Metronome and Mirror Move (the move they call does not
-#: show in the states when it leaves them unchanged).
+#: turns, and the confusion their end gives). Not yet read: Rage (a later turn that affects
+#: nothing, against a Ghost, reads as not run), Bide, Disable, Mimic (its line is written only
+#: when the copied move shows: not when its user faints in the same turn, which gives back its
+#: own moves), and Metronome and Mirror Move (the move they call does not show in the states
+#: when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -621,9 +622,12 @@ class _Step:
                 int(mv.MOVE_VOLATILE[move]) & ~had if p["self_target"] else 0)
         else:
             gained = int(b.volatiles[me]) & ~had
-            # a sleep move on a Pokémon that must recharge removes the recharge
-            if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]) and int(
-                    b.status[me]) == _SLP and int(a.status[me]) != _SLP:
+            # a sleep move on a Pokémon that must recharge removes the recharge, and so does
+            # a partial trapping move (hit or miss) the foe then uses
+            foe_traps = bool(mv.MOVE_TRAPS[self.selected(foe)]) and bool(
+                np.any(a.pp[them] != b.pp[them]))
+            if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]) and (int(
+                    b.status[me]) == _SLP and int(a.status[me]) != _SLP or foe_traps):
                 gained |= _RECHARGE
         self.gained[me] = gained
         for i, v in enumerate(VOLATILES):

@@ -12,8 +12,9 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
 frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
-trapping, Thrash's end) get battles of their own between small custom teams, which must show
-the mechanic's line in Showdown's log (so they cannot pass without comparing it).
+trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end) get battles of their
+own between small custom teams, which must show the mechanic's line in Showdown's log (so they
+cannot pass without comparing it).
 """
 
 import dataclasses
@@ -159,6 +160,9 @@ _MECHANICS = {
                [_set("snorlax", "bodyslam"), _set("chansey", "tackle")],
                ["|move|", "|Thrash|"], ["|move|", "|Petal Dance|"],
                ["|-start|", "confusion|[silent]"]),
+    "trapping after Hyper Beam": ([_set("tauros", "hyperbeam"), _set("kangaskhan", "hyperbeam")],
+                                  [_set("cloyster", "clamp"), _set("tentacruel", "wrap")],
+                                  ["|-hint|", "partial trapping moves negate the recharge"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
