@@ -78,11 +78,12 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
 #: Conversion, Transform, the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
 #: trapper's later turns and the target's ``|cant|``), and Thrash and Petal Dance (their later
-#: turns, and the confusion their end gives). Not yet read: Rage (a later turn that affects
-#: nothing, against a Ghost, reads as not run), Bide, Disable, Mimic (its line is written only
-#: when the copied move shows: not when its user faints in the same turn, which gives back its
-#: own moves), and Metronome and Mirror Move (the move they call does not show in the states
-#: when it leaves them unchanged).
+#: turns, and the confusion their end gives), and Disable (also a new Disable just after the
+#: old one ran out, and the move it stops later in the same turn). Not yet read: Rage (a later
+#: turn that affects nothing, against a Ghost, reads as not run), Bide, Mimic (its line is
+#: written only when the copied move shows: not when its user faints in the same turn, which
+#: gives back its own moves), and Metronome and Mirror Move (the move they call does not show
+#: in the states when it leaves them unchanged).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -106,7 +107,7 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
     "focusenergy", "hyperbeam", "haze", "conversion", "transform", "wrap", "bind", "clamp",
-    "firespin", "thrash", "petaldance"))
+    "firespin", "thrash", "petaldance", "disable"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist"}
@@ -340,6 +341,10 @@ class _Step:
                 pre.append(f"|-end|{name}|Disable")
             elif not moved and selected == int(a.disable_move[me]):
                 return {**p, "cant": f"Disable|{self.move_name(selected)}"}
+        elif first and not moved and self._has(b, side, cond.DISABLE) and int(
+                b.disable_move[me]) == selected:
+            # the foe's Disable, earlier this turn, hit the move it was about to use
+            return {**p, "cant": f"Disable|{self.move_name(selected)}"}
         # without PP use, a paralysed Pokémon was fully paralysed, unless it may have hit
         # itself in confusion (likelier, unless every HP stayed) or charged a two-turn move
         # before fainting (moving first, unconfused, its paralysis roll is read off the PRNG;
@@ -539,7 +544,15 @@ class _Step:
                         or a.hp[me] != b.hp[me])
         them = (p["foe"], p["target"])
         return bool(np.any(a.boosts[them] != b.boosts[them]) or a.status[them] != b.status[them]
-                    or a.volatiles[them] != b.volatiles[them])
+                    or a.volatiles[them] != b.volatiles[them] or self._disabled_again(p["foe"]))
+
+    def _disabled_again(self, side: int) -> bool:
+        """``side``'s Pokémon is disabled after its Disable ran out this turn (as it went to
+        move): a Disable that came after gave it a new one."""
+        a, b = self.a, self.b
+        me = (side, int(a.party[side, 0]))
+        return self._has(a, side, cond.DISABLE) and int(a.disable_turns[me]) == 1 \
+            and self._has(b, side, cond.DISABLE)
 
     def _blocked(self, p) -> bool:
         """A status move whose effect the target could not take (it fails rather than
@@ -650,7 +663,7 @@ class _Step:
             for i, v in enumerate(VOLATILES):
                 if foe_gained >> i & 1 and v in _FOE_STARTS:
                     out.append(f"|-start|{self.ident(*them)}|{_FOE_STARTS[v]}")
-            if foe_gained & cond.DISABLE:
+            if foe_gained & cond.DISABLE or self._disabled_again(foe):
                 out.append(f"|-start|{self.ident(*them)}|Disable|"
                            f"{self.move_name(int(b.disable_move[them]))}")
         return out

@@ -12,9 +12,9 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
 frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
-trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end) get battles of their
-own between small custom teams, which must show the mechanic's line in Showdown's log (so they
-cannot pass without comparing it).
+trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end, Disable) get battles
+of their own between small custom teams, which must show the mechanic's line in Showdown's log
+(so they cannot pass without comparing it).
 """
 
 import dataclasses
@@ -163,6 +163,9 @@ _MECHANICS = {
     "trapping after Hyper Beam": ([_set("tauros", "hyperbeam"), _set("kangaskhan", "hyperbeam")],
                                   [_set("cloyster", "clamp"), _set("tentacruel", "wrap")],
                                   ["|-hint|", "partial trapping moves negate the recharge"]),
+    "disable": ([_set("hypno", "disable", "psychic"), _set("drowzee", "disable", "pound")],
+                [_set("snorlax", "bodyslam", "rest"), _set("tauros", "tackle", "stomp")],
+                ["|-start|", "Disable|"], ["|cant|", "Disable|"], ["|-end|", "Disable"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
