@@ -637,8 +637,8 @@ class _Step:
             gained = int(b.volatiles[me]) & ~had
             # a sleep move on a Pokémon that must recharge removes the recharge, and so does
             # a partial trapping move (hit or miss) the foe then uses
-            foe_traps = bool(mv.MOVE_TRAPS[self.selected(foe)]) and bool(
-                np.any(a.pp[them] != b.pp[them]))
+            foe_traps = self.actions[foe] < FIRST_SWITCH and bool(
+                np.any(a.pp[them] != b.pp[them])) and bool(mv.MOVE_TRAPS[self.selected(foe)])
             if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]) and (int(
                     b.status[me]) == _SLP and int(a.status[me]) != _SLP or foe_traps):
                 gained |= _RECHARGE
