@@ -18,22 +18,31 @@ read as Showdown's ``BeforeMove`` runs: a move ran if it used PP (or is a two-tu
 charging turn, or a later turn of a partial trapping move, Thrash or Petal Dance, which use no
 PP: its target lost HP or substitute); otherwise it was frozen, asleep (or woke up), partially
 trapped, flinched, recharging, held by Disable, hit itself in confusion or was fully paralysed,
-in that order, where the state before and what the earlier action of the turn did say so. The
+in that order, where the state before and what the earlier action of the turn did say so. A
+biding Pokémon's last ``BeforeMove`` handler is Bide's (its counter went down; on its last
+turn it hit the foe with what it stored): no move line, ``|-activate|`` or ``|-end|``. A
+Metronome or Mirror Move action writes its own move line, then one for each move it called,
+to the one that ran (the side's last used move; Mirror Move calls the foe's last move). The
 kinds in ``EXACT_KINDS`` are checked against Showdown's own log line by line
 (``tests/pokejax/test_log.py``): ``|switch|``, ``|move|`` (user, move, target; a charging turn
 has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``, ``recharge``,
 ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status), ``|-curestatus|`` (waking up, a
 thaw, Haze's cure), ``|-start|`` (screens, Focus Energy, Mist, Substitute, confusion (Thrash's
-``[silent]`` one too), Leech Seed, Disable, Conversion's type change), ``|-end|`` (Disable,
-confusion, a broken Substitute, what Haze ends), ``|-prepare|``, ``|-mustrecharge|``,
-``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``, ``|win|`` and
-``|tie|``. Readings the states cannot tell apart are settled by the likelier
+``[silent]`` one too), Leech Seed, Disable, Conversion's type change, Mimic, Bide), ``|-end|``
+(Disable, confusion, a broken Substitute, what Haze ends, Bide), ``|-prepare|``,
+``|-mustrecharge|``, ``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``,
+``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier
 one: a paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a
 1/256 miss of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the
-next state says so; a status move before the foe's own Rest hit; a second action after a
-faint ran if it used PP or changed the side's last used move (a charging turn uses no PP),
-else only if the HP of the next state cannot be reached without it. Known gap: a confusion
-(or other volatile) given to a Pokémon that faints later in the same turn is not seen.
+next state says so; a status move before the foe's own Rest hit (unless a Toxic counter or a
+paralysis's Speed drop should then show); a second action after a faint ran if it used PP or
+changed the side's last used move (a charging turn uses no PP), else only if the HP of the next
+state cannot be reached without it; Bide's handler ran where the states cannot tell it from
+full paralysis (nothing stored on its last turn, or its user fainted), unless a first mover's
+paralysis roll says otherwise; Metronome picked the move that ran, not a Mirror Move that
+copied it (as likely). Known gap: a confusion (or other volatile) given to a Pokémon that
+faints later in the same turn is not seen, unless Supersonic's or Confuse Ray's confusion
+made it faint hitting itself.
 
 The ``INFERRED_KINDS`` may differ from Showdown's. The damage each move dealt is the value
 that, replayed with the moves' recoil, drain, healing, Substitute and burn/poison damage,
@@ -44,7 +53,7 @@ drain, say) it may pick a wrong one, and with it ``|-miss|`` (and the move line'
 ``[miss]``: a move that needs a hit and changed nothing), ``|-crit|`` (damage out of reach
 without a critical hit at the highest roll), ``|-supereffective|``/``|-resisted|`` (a
 damaging move that hit) and ``|-immune|`` (a poison move on a Poison type reads the same as a
-miss). ``|-activate|`` (confusion; a substitute taking a hit) is inferred too: a multi-hit
+miss). ``|-activate|`` (confusion; a substitute taking a hit; Bide) is inferred too: a multi-hit
 move's hits on a substitute are not counted. ``|-boost|``/``|-unboost|``, ``|-fail|`` and
 ``|-hitcount|`` are not written. Names are species names (Showdown shows nicknames; the state
 has none) and players are ``p1`` and ``p2``.
@@ -79,11 +88,13 @@ INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffect
 #: Conversion, Transform, the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
 #: trapper's later turns and the target's ``|cant|``), and Thrash and Petal Dance (their later
 #: turns, and the confusion their end gives), and Disable (also a new Disable just after the
-#: old one ran out, and the move it stops later in the same turn). Not yet read: Rage (a later
-#: turn that affects nothing, against a Ghost, reads as not run), Bide, Mimic (its line is
-#: written only when the copied move shows: not when its user faints in the same turn, which
-#: gives back its own moves), and Metronome and Mirror Move (the move they call does not show
-#: in the states when it leaves them unchanged).
+#: old one ran out, and the move it stops later in the same turn), Bide (its later turns: Bide's
+#: own ``BeforeMove`` handler) and Mirror Move (the moves it calls). Not yet read: Rage (its
+#: later turns use no PP and may change nothing, a miss or a Ghost target, so a fully paralysed
+#: rager reads the same; a faint after it hides it), Mimic (its line is written only when the
+#: copied move shows: not when its user faints in the same turn, which gives back its own
+#: moves), and Metronome (it calls Rage and Mimic too, and a Mirror Move it picks reads as the
+#: move that Mirror Move copied).
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -107,10 +118,10 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
     "focusenergy", "hyperbeam", "haze", "conversion", "transform", "wrap", "bind", "clamp",
-    "firespin", "thrash", "petaldance", "disable"))
+    "firespin", "thrash", "petaldance", "disable", "bide", "mirrormove"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
-           "focusenergy": "move: Focus Energy", "mist": "Mist"}
+           "focusenergy": "move: Focus Energy", "mist": "Mist", "bide": "Bide"}
 #: ``|-start|`` effect names of the volatiles a move announces on its target.
 _FOE_STARTS = {"confusion": "confusion", "leechseed": "move: Leech Seed"}
 _RECHARGE = 1 << VOLATILES.index("mustrecharge")
@@ -254,6 +265,37 @@ class _Step:
         return (self.start[them] > int(self.b.hp[them])
                 or int(self.a.sub_hp[them]) != int(self.b.sub_hp[them]))
 
+    def _bide_ran(self, p: dict, first: dict | None) -> bool | None:
+        """Whether Bide's handler (the last of ``BeforeMove``) ran for plan ``p``'s biding
+        Pokémon: on a middle turn it counts a turn down and Bide stays; on the last one the foe
+        is hit, unless nothing was stored (the last damage before it: the state's own when it
+        moves first, else the one the foe's action left). None where the states cannot tell:
+        its user fainted (which clears the volatile), or nothing was stored."""
+        a, b = self.a, self.b
+        me = (p["side"], p["user"])
+        if int(a.bide_turns[me]) > 1:
+            return None if bool(b.fainted[me]) else self._has(b, p["side"], cond.BIDE) and int(
+                b.bide_turns[me]) < int(a.bide_turns[me])
+        if self._hit_seen(p):
+            return True
+        stored = int(a.bide_damage[me]) + int((b if first else a).last_damage)
+        return None if stored == 0 else False
+
+    def _felled_by_confusion(self, first: dict | None, side: int) -> bool:
+        """``side``'s Pokémon fainted hitting itself in the confusion that ``first`` (the plan
+        of the action before its own) gave it with Supersonic or Confuse Ray, which its faint
+        clears from the next state: unconfused, neither asleep nor frozen, it used no PP and
+        fainted, and a self-hit takes at least its HP."""
+        a, b = self.a, self.b
+        me = (side, int(a.party[side, 0]))
+        if not first or first["move"] is None or first["target"] != me[1] or not bool(
+                mv.MOVE_CONFUSES[first["move"]]) or self._has(a, side, cond.CONFUSION):
+            return False
+        hurt = int(cond.confusion_damage(int(a.level[me]), int(a.mod_stats[me][0]),
+                                         int(a.mod_stats[me][1])))
+        return self.newly_fainted(side) and int(a.status[me]) not in (_SLP, _FRZ) and not bool(
+            np.any(a.pp[me] != b.pp[me])) and hurt >= self.start[me]
+
     def _caused_by(self, first: dict | None, side: int) -> tuple[int, bool, bool, bool]:
         """What ``first`` (the plan of the action before ``side``'s, if any) did to
         ``side``'s Pokémon before it moved: (its status then, confused, partially trapped,
@@ -275,7 +317,8 @@ class _Step:
             status = 0
         gives = int(mv.MOVE_SECONDARY_VOLATILE[move]) | (cond.CONFUSION if bool(
             mv.MOVE_CONFUSES[move]) else 0)
-        if gives & cond.CONFUSION and not confused and self._has(b, side, cond.CONFUSION):
+        if gives & cond.CONFUSION and not confused and (
+                self._has(b, side, cond.CONFUSION) or self._felled_by_confusion(first, side)):
             confused = True
         trapped |= bool(mv.MOVE_TRAPS[move]) and hit
         flinched = bool(int(mv.MOVE_SECONDARY_VOLATILE[move]) & cond.FLINCH) and hit
@@ -294,7 +337,8 @@ class _Step:
         me = (side, user)
         p = {"side": side, "user": user, "foe": foe, "target": target, "move": None,
              "damaging": False, "cant": None, "pre": [], "woke": False, "hurt": False,
-             "charge": False, "slept": False, "ambiguous": False}
+             "charge": False, "slept": False, "ambiguous": False, "bide": None,
+             "callers": []}
         if self.actions[side] >= FIRST_SWITCH:  # a switch the turn's faint cancelled
             return p
         selected = self.selected(side)
@@ -303,14 +347,22 @@ class _Step:
             return p
         status, confused, trapped, flinched = self._caused_by(first, side)
         used_pp = bool(np.any(a.pp[me] != b.pp[me]))
-        two_turn = bool(mv.MOVE_TWO_TURN[selected]) and not self._has(a, side, cond.TWO_TURN_MOVE)
-        # a move that ran: it used PP, or is a two-turn move's charging turn (no PP); Struggle,
-        # which uses none, is read as used when no reason not to move shows
+        biding = self._has(a, side, cond.BIDE)
+        calling = selected in (mv.METRONOME, mv.MIRROR_MOVE)
+        two_turn = (bool(mv.MOVE_TWO_TURN[selected]) or calling and self._has(
+            b, side, cond.TWO_TURN_MOVE)) and not self._has(a, side, cond.TWO_TURN_MOVE) \
+            and not biding
+        # a move that ran: it used PP, or is a two-turn move's charging turn (no PP, also when
+        # Metronome or Mirror Move called it: they give theirs back); Struggle, which uses
+        # none, is read as used when no reason not to move shows
         moved = used_pp or (two_turn and self._has(b, side, cond.TWO_TURN_MOVE))
         them = (foe, target)
         # the later turns of a partial trapping move, Thrash or Petal Dance use no PP: their
         # holder moved if its target lost HP or substitute
         moved |= self._has(a, side, cond.TRAP_LOCK | cond.LOCKED_MOVE) and self._hit_seen(p)
+        # a biding Pokémon "moved" if Bide's own handler ran (None: the states cannot tell)
+        bide_ran = self._bide_ran(p, first) if biding else False
+        moved |= bool(bide_ran)
         unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
         name = self.ident(*me)
         p["ambiguous"] = not moved and selected == mv.STRUGGLE
@@ -345,6 +397,15 @@ class _Step:
                 b.disable_move[me]) == selected:
             # the foe's Disable, earlier this turn, hit the move it was about to use
             return {**p, "cant": f"Disable|{self.move_name(selected)}"}
+        # a confusion that does not end now may make it hit itself (a roll before paralysis's)
+        calms = self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1
+        wavers = confused and not calms
+        # where the states cannot tell whether Bide's handler ran, it did (the likelier
+        # reading) unless a confusion self-hit shows, or a first mover's paralysis roll does
+        if biding and bide_ran is None and not (wavers and int(b.hp[me]) < int(a.hp[me])) \
+                and not (status == _PAR and first is None and not wavers
+                         and self._paralysis_roll()):
+            moved = True
         # without PP use, a paralysed Pokémon was fully paralysed, unless it may have hit
         # itself in confusion (likelier, unless every HP stayed) or charged a two-turn move
         # before fainting (moving first, unconfused, its paralysis roll is read off the PRNG;
@@ -354,10 +415,10 @@ class _Step:
         paralysed = not moved and not forced and status == _PAR and (
             not (struggle and bool(dmg.immune(mv.MOVE_TYPE[mv.STRUGGLE], a.types[them])))
             if struggle else self._paralysis_roll() if two_turn and bool(b.fainted[me]) and
-            first is None and not confused
-            else unmoved if confused or (two_turn and bool(b.fainted[me])) else True)
+            first is None and not wavers
+            else unmoved if wavers or (two_turn and bool(b.fainted[me])) else True)
         if confused:
-            if self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1:
+            if calms:
                 pre.append(f"|-end|{name}|confusion")
             else:
                 pre.append(f"|-activate|{name}|confusion")
@@ -366,8 +427,14 @@ class _Step:
         p["pre"] = pre
         if paralysed:
             return {**p, "cant": "par"}
-        charging = two_turn and not used_pp
-        move = selected
+        if biding:  # Bide's handler: it counts a turn down, or ends and hits with what it stored
+            last = int(a.bide_turns[me]) == 1
+            return {**p, "bide": "end" if last else "activate",
+                    "damaging": last and self._hit_seen(p)}
+        calls = self._calls(p, selected, first) if calling else [selected]
+        move = calls[-1]
+        charging = bool(mv.MOVE_TWO_TURN[move]) and not self._has(
+            a, side, cond.TWO_TURN_MOVE) and not used_pp
         self_target = bool(mv.MOVE_SELF_TARGET[move])
         immune = not bool(mv.MOVE_IGNORE_IMMUNITY[move]) and bool(
             dmg.immune(mv.MOVE_TYPE[move], a.types[foe, target]))
@@ -375,8 +442,24 @@ class _Step:
         immune |= int(mv.MOVE_STATUS[move]) in (_PSN, _TOX) and bool(
             np.any(a.types[foe, target] == _POISON)) and int(a.status[foe, target]) == 0
         damaging = int(mv.MOVE_POWER[move]) > 0 and not self_target and not immune and not charging
-        return {**p, "move": move, "self_target": self_target, "immune": immune,
-                "damaging": damaging, "charge": charging}
+        return {**p, "move": move, "callers": calls[:-1], "self_target": self_target,
+                "immune": immune, "damaging": damaging, "charge": charging}
+
+    def _calls(self, p: dict, selected: int, first: dict | None) -> list[int]:
+        """The moves a Metronome or Mirror Move action (plan ``p``) used in turn, each calling
+        the next (up to ``MAX_CALLS``), to the move that ran (the side's last used move) or a
+        Mirror Move with nothing to copy. Mirror Move calls the foe's last move as it went
+        (``first``: the foe moved before); Metronome's pick is not in the states, so it is read
+        as the move that ran, not as a Mirror Move that copied it (as likely, 1 in 163)."""
+        a, b = self.a, self.b
+        ran = int(b.last_used[p["side"]])
+        copied = int((b if first else a).last_move[p["foe"], p["target"]])
+        calls = [selected]
+        while calls[-1] in (mv.METRONOME, mv.MIRROR_MOVE) and calls[-1] != ran \
+                and len(calls) <= mv.MAX_CALLS:
+            calls.append(mv.METRONOME if calls[-1] == mv.MIRROR_MOVE and copied == mv.METRONOME
+                         else ran)
+        return calls
 
     def move_name(self, move: int) -> str:
         return _D.move(_D.move_names[move])["name"]
@@ -400,6 +483,11 @@ class _Step:
                 hp[me] -= min(damage, hp[me])
                 lines.append(f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|"
                              f"[from] confusion")
+        if p["bide"]:
+            lines.append(f"|-{p['bide']}|{self.ident(*me)}|Bide")
+            lines += self._deal(p, dealt, hp, emit)
+        lines += [f"|move|{self.ident(*me)}|{self.move_name(c)}|{self.ident(*me)}"
+                  for c in p["callers"]]
         if p["charge"]:
             name = self.move_name(move)
             lines += [f"|move|{self.ident(*me)}|{name}||[still]",
@@ -431,21 +519,7 @@ class _Step:
                 lines.append(f"|-transform|{self.ident(*me)}|{self.ident(*them)}")
             if p["immune"]:
                 lines.append(f"|-immune|{self.ident(*them)}")
-            if dealt > 0 and self.subs.get(them) is None:
-                lines += self._hit(p, dealt) if emit else []
-                hp[them] -= dealt
-                lines.append(f"|-damage|{self.ident(*them)}|{self.health(hp[them], *them)}")
-                drain, recoil = mv.MOVE_DRAIN[move], mv.MOVE_RECOIL[move]
-                if int(drain[0]) > 0:
-                    hp[me] = min(hp[me] + max(dealt * int(drain[0]) // int(drain[1]), 1),
-                                 int(a.maxhp[me]))
-                    lines.append(f"|-heal|{self.ident(*me)}|{self.health(hp[me], *me)}|"
-                                 f"[from] drain|[of] {self.ident(*them)}")
-                if int(recoil[0]) > 0:
-                    hp[me] = max(hp[me] - max(dealt * int(recoil[0]) // int(recoil[1]), 1), 0)
-                    lines.append(f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|"
-                                 f"[from] Recoil")
-            lines += self._substitute_hit(p, them)
+            lines += self._deal(p, dealt, hp, emit)
             if bool(mv.MOVE_SELFDESTRUCT[move]):
                 hp[me] = 0
             maxhp = int(a.maxhp[me])
@@ -462,6 +536,29 @@ class _Step:
                          f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|[from] {status}")
         if emit:
             self.lines += lines
+
+    def _deal(self, p: dict, dealt: int, hp: dict, emit: bool) -> list[str]:
+        """Plan ``p`` dealing ``dealt`` to its target on the HP table ``hp``: a move's
+        critical hit and type effectiveness (not for what Bide stored), the damage, the move's
+        drain and recoil; or its substitute taking the hit."""
+        a, move = self.a, mv.BIDE if p["bide"] else p["move"]
+        me, them = (p["side"], p["user"]), (p["foe"], p["target"])
+        lines = []
+        if dealt > 0 and self.subs.get(them) is None:
+            lines += self._hit(p, dealt) if emit and not p["bide"] else []
+            hp[them] -= dealt
+            lines.append(f"|-damage|{self.ident(*them)}|{self.health(hp[them], *them)}")
+            drain, recoil = mv.MOVE_DRAIN[move], mv.MOVE_RECOIL[move]
+            if int(drain[0]) > 0:
+                hp[me] = min(hp[me] + max(dealt * int(drain[0]) // int(drain[1]), 1),
+                             int(a.maxhp[me]))
+                lines.append(f"|-heal|{self.ident(*me)}|{self.health(hp[me], *me)}|"
+                             f"[from] drain|[of] {self.ident(*them)}")
+            if int(recoil[0]) > 0:
+                hp[me] = max(hp[me] - max(dealt * int(recoil[0]) // int(recoil[1]), 1), 0)
+                lines.append(f"|-damage|{self.ident(*me)}|{self.health(hp[me], *me)}|"
+                             f"[from] Recoil")
+        return lines + self._substitute_hit(p, them)
 
     def _out_of_reach(self, p: dict) -> bool:
         """The target was in Fly's or Dig's semi-invulnerable turn."""
@@ -480,11 +577,11 @@ class _Step:
     def _mimicked(self, p: dict) -> int | None:
         """The move Mimic copied into its slot (``None``: it missed, the target out of reach
         in Fly or Dig, or its user fainted, which gives back its own moves)."""
-        a, b = self.a, self.b
+        b = self.b
         me = (p["side"], p["user"])
         if bool(b.fainted[me]) or self._out_of_reach(p):
             return None
-        return int(b.moves[me][int(np.argmax(a.moves[me] == p["move"]))])  # Mimic: copied Mimic
+        return int(b.moves[me][int(b.last_slot[p["side"]])])  # Mimic: copied Mimic
 
     def _transformed(self, p: dict) -> bool:
         """Transform took: its user is transformed now, and into another form if it was
@@ -544,7 +641,8 @@ class _Step:
                         or a.hp[me] != b.hp[me])
         them = (p["foe"], p["target"])
         return bool(np.any(a.boosts[them] != b.boosts[them]) or a.status[them] != b.status[them]
-                    or a.volatiles[them] != b.volatiles[them] or self._disabled_again(p["foe"]))
+                    or a.volatiles[them] != b.volatiles[them] or self._disabled_again(p["foe"])
+                    or p.get("felled_foe"))
 
     def _disabled_again(self, side: int) -> bool:
         """``side``'s Pokémon is disabled after its Disable ran out this turn (as it went to
@@ -596,11 +694,14 @@ class _Step:
         out = []
         gained = int(b.status[them])
         if p.get("foe_rested"):  # its Rest hides what the move did: a status move hit (its
-            # likelier reading), a paralysis shows in the Speed it quartered
-            gained = int(mv.MOVE_STATUS[move]) if hit and (int(mv.MOVE_STATUS[move]) != _TOX or (
-                int(b.volatiles[them]) & ~int(a.volatiles[them]) & cond.RESIDUAL_DMG)) else (
-                _PAR if int(mv.MOVE_SECONDARY_STATUS[move]) == _PAR and int(
-                    b.mod_stats[them][4]) < int(a.mod_stats[them][4]) else 0)
+            # likelier reading), but a bad poison shows in the Toxic counter it started and a
+            # paralysis in the Speed it quartered
+            quartered = int(b.mod_stats[them][4]) < int(a.mod_stats[them][4])
+            shows = {_TOX: bool(int(b.volatiles[them]) & ~int(a.volatiles[them])
+                                & cond.RESIDUAL_DMG), _PAR: quartered}
+            status = int(mv.MOVE_STATUS[move])
+            gained = status if hit and shows.get(status, True) else (
+                _PAR if int(mv.MOVE_SECONDARY_STATUS[move]) == _PAR and quartered else 0)
         if self.status[them] == 0 and gained != 0 and gained in (
                 int(mv.MOVE_STATUS[move]), int(mv.MOVE_SECONDARY_STATUS[move])):
             self.status[them] = gained
@@ -627,7 +728,8 @@ class _Step:
             out.append(f"|-status|{self.ident(*me)}|slp|[from] move: Rest")
         had = int(a.volatiles[me])
         if bool(b.fainted[me]):  # fainting cleared them: what the move gave
-            gained = int(mv.MOVE_VOLATILE[move]) & ~had if hit else 0
+            gained = (int(mv.MOVE_VOLATILE[move]) | (cond.BIDE if move == mv.BIDE else 0)
+                      ) & ~had if hit else 0
             if hit and bool(mv.MOVE_RECHARGE[move]) and not bool(b.fainted[them]):
                 gained |= _RECHARGE
         elif p.get("hazed_after"):  # the foe's Haze then cleared what a self move gave
@@ -656,6 +758,9 @@ class _Step:
             out.append(f"|-mustrecharge|{self.ident(*me)}")
         if int(b.party[foe, 0]) == target and not bool(b.fainted[them]):
             foe_gained = int(b.volatiles[them]) & ~int(a.volatiles[them])
+            if them in self.counted and int(a.confusion_turns[them]) == 1 and self._has(
+                    b, foe, cond.CONFUSION):  # it ran out as the foe moved, and came anew
+                foe_gained |= cond.CONFUSION
             confuses = bool(mv.MOVE_CONFUSES[move]) or bool(
                 int(mv.MOVE_SECONDARY_VOLATILE[move]) & cond.CONFUSION)
             if self._has(a, foe, cond.LOCKED_MOVE) and not confuses:
@@ -666,6 +771,8 @@ class _Step:
             if foe_gained & cond.DISABLE or self._disabled_again(foe):
                 out.append(f"|-start|{self.ident(*them)}|Disable|"
                            f"{self.move_name(int(b.disable_move[them]))}")
+        elif p.get("felled_foe"):
+            out.append(f"|-start|{self.ident(*them)}|confusion")
         return out
 
     def damage_dealt(self, plans: list[dict]) -> list[int]:
@@ -755,6 +862,7 @@ class _Step:
                 plans[k] = self.plan(p["side"], plans[0] if k else None, forced=True)
         if len(plans) == 2:
             plans[0]["slept_foe"] = plans[1]["slept"]
+            plans[0]["felled_foe"] = self._felled_by_confusion(plans[0], plans[1]["side"])
             rester = (plans[1]["side"], plans[1]["user"])
             # a substitute that the foe then puts up anew (its HP fresh, paid for with a
             # quarter of its HP; with a substitute still up, Substitute fails) was broken

@@ -12,7 +12,8 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 (``|player|``, ``|rule|``, ...); for those the test only checks that every line we write is of
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
 frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
-trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end, Disable) get battles
+trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end, Disable, Bide, Mirror
+Move) get battles
 of their own between small custom teams, which must show the mechanic's line in Showdown's log
 (so they cannot pass without comparing it).
 """
@@ -166,6 +167,14 @@ _MECHANICS = {
     "disable": ([_set("hypno", "disable", "psychic"), _set("drowzee", "disable", "pound")],
                 [_set("snorlax", "bodyslam", "rest"), _set("tauros", "tackle", "stomp")],
                 ["|-start|", "Disable|"], ["|cant|", "Disable|"], ["|-end|", "Disable"]),
+    "bide": ([_set("chansey", "bide", "softboiled"), _set("snorlax", "bide", "bodyslam")],
+             [_set("tauros", "tackle", "thunderwave"), _set("gengar", "nightshade", "confuseray")],
+             ["|-start|", "|Bide"], ["|-activate|", "|Bide"], ["|-end|", "|Bide"]),
+    "mirror move": ([_set("pidgeot", "mirrormove", "quickattack"), _set("fearow", "mirrormove")],
+                    [_set("dugtrio", "dig", "slash"), _set("jolteon", "thunderwave", "pinmissile"),
+                     _set("gengar", "nightshade", "confuseray")],
+                    ["|move|", "|Thunder Wave|p2a: Jolteon|[from] Mirror Move"],
+                    ["|-prepare|p1a: ", "|Dig"], ["|-start|p2a: ", "confusion"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
