@@ -13,17 +13,21 @@ harness's log), so a JAX battle reads like a Showdown battle log::
 
 The engine keeps no event record, so the lines are read off the difference between consecutive
 states, with the action order Showdown uses (switches first, then move priority, then Speed, a
-tie settled by the step's first ``random(0, 2)``; a faint ends the turn). Each move action is
-read as Showdown's ``BeforeMove`` runs: a move ran if it used PP (or is a two-turn move's
-charging turn, or a later turn of a partial trapping move, Thrash or Petal Dance, which use no
-PP: its target lost HP or substitute); otherwise it was frozen, asleep (or woke up), partially
-trapped, flinched, recharging, held by Disable, hit itself in confusion or was fully paralysed,
-in that order, where the state before and what the earlier action of the turn did say so. A
-biding Pokémon's last ``BeforeMove`` handler is Bide's (its counter went down; on its last
-turn it hit the foe with what it stored): no move line, ``|-activate|`` or ``|-end|``. A
-Metronome or Mirror Move action writes its own move line, then one for each move it called,
-to the one that ran (the side's last used move; Mirror Move calls the foe's last move). The
-kinds in ``EXACT_KINDS`` are checked against Showdown's own log line by line
+tie settled by ``random(0, 2)``; a faint ends the turn). What the states cannot say (later
+turns of Rage, Thrash, a trapping move or Bide, and Struggle, use no PP and may change nothing;
+a faint clears what a move did) is replayed: a move turn is run again with the engine's own
+functions up to its second action (``_replay``: ``commitChoices``, the order and its draws,
+the first action, each action's ``BeforeMove`` and move), which gives the order, whether a
+faint in the first action ended the turn, whether ``BeforeMove`` stopped each move (and
+whether by full paralysis: its roll drawn), Metronome's picks (the draws after
+``BeforeMove``), the move Mimic copied, and whether a substitute broke. A stopped move was
+frozen, asleep (or woke up), partially trapped, flinched, recharging, held by Disable, hit
+itself in confusion or was fully paralysed, in that order, where the state before and what
+the earlier action of the turn did say so. A biding Pokémon's last ``BeforeMove`` handler is
+Bide's (its counter went down; on its last turn it hit the foe with what it stored): no move
+line, ``|-activate|`` or ``|-end|``. A Metronome or Mirror Move action writes its own move
+line, then one for each move it called (Mirror Move calls the foe's last move). The kinds in
+``EXACT_KINDS`` are checked against Showdown's own log line by line
 (``tests/pokejax/test_log.py``): ``|switch|``, ``|move|`` (user, move, target; a charging turn
 has no target), ``|cant|`` (``frz``, ``slp``, ``partiallytrapped``, ``flinch``, ``recharge``,
 ``Disable|<move>``, ``par``), ``|-status|`` (Pokémon, status), ``|-curestatus|`` (waking up, a
@@ -31,18 +35,11 @@ thaw, Haze's cure), ``|-start|`` (screens, Focus Energy, Mist, Substitute, confu
 ``[silent]`` one too), Leech Seed, Disable, Conversion's type change, Mimic, Bide), ``|-end|``
 (Disable, confusion, a broken Substitute, what Haze ends, Bide), ``|-prepare|``,
 ``|-mustrecharge|``, ``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``,
-``|win|`` and ``|tie|``. Readings the states cannot tell apart are settled by the likelier
-one: a paralysed Pokémon that used no PP and left all HP alone was fully paralysed (not a
-1/256 miss of Struggle); a Struggle read as not used (it uses no PP) is used if the HP of the
-next state says so; a status move before the foe's own Rest hit (unless a Toxic counter or a
-paralysis's Speed drop should then show); a second action after a faint ran if it used PP or
-changed the side's last used move (a charging turn uses no PP), else only if the HP of the next
-state cannot be reached without it; Bide's handler ran where the states cannot tell it from
-full paralysis (nothing stored on its last turn, or its user fainted), unless a first mover's
-paralysis roll says otherwise; Metronome picked the move that ran, not a Mirror Move that
-copied it (as likely). Known gap: a confusion (or other volatile) given to a Pokémon that
-faints later in the same turn is not seen, unless Supersonic's or Confuse Ray's confusion
-made it faint hitting itself.
+``|win|`` and ``|tie|``. Readings the states and the replay cannot tell apart are settled by
+the likelier one: a Mimic that left its slot alone missed, unless the foe has that move too
+(then it copied it). Known gap: a confusion (or other volatile) given to a Pokémon that faints
+later in the same turn is not seen, unless Supersonic's or Confuse Ray's confusion made it
+faint hitting itself.
 
 The ``INFERRED_KINDS`` may differ from Showdown's. The damage each move dealt is the value
 that, replayed with the moves' recoil, drain, healing, Substitute and burn/poison damage,
@@ -62,6 +59,7 @@ has none) and players are ``p1`` and ``p2``.
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.pokejax import conditions as cond
@@ -69,8 +67,8 @@ from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax import prng, turn
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, STATUSES, VOLATILES,
-                                   BattleState)
+from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, STATUSES,
+                                   VOLATILES, BattleState)
 from jaxenvs.pokejax.turn import FIRST_SWITCH
 
 #: The line kinds whose every line equals Showdown's (see the module docstring; for ``move``
@@ -81,20 +79,17 @@ EXACT_KINDS = ("switch", "move", "cant", "-status", "-curestatus", "-start", "-e
 #: The line kinds written by inference (module docstring), which may differ from Showdown's.
 INFERRED_KINDS = ("-damage", "-heal", "-crit", "-miss", "-immune", "-supereffective",
                   "-resisted", "-activate")
-#: The moves whose lines this module reads off the states: damage (multi-hit included),
-#: fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status (Rest's
-#: sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens, Focus
-#: Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
+#: The moves whose lines this module reads off the states (and the replay): damage (multi-hit
+#: included), fixed and one-hit-KO damage, recoil, drain, healing, stat stages, every status
+#: (Rest's sleep, Toxic, freezing and thawing), confusion, flinching, two-turn moves, screens,
+#: Focus Energy, Mist, Substitute, Leech Seed, Self-Destruct, Hyper Beam's recharge, Haze,
 #: Conversion, Transform, the partial trapping moves (Wrap, Bind, Clamp, Fire Spin: the
 #: trapper's later turns and the target's ``|cant|``), and Thrash and Petal Dance (their later
 #: turns, and the confusion their end gives), and Disable (also a new Disable just after the
 #: old one ran out, and the move it stops later in the same turn), Bide (its later turns: Bide's
-#: own ``BeforeMove`` handler) and Mirror Move (the moves it calls). Not yet read: Rage (its
-#: later turns use no PP and may change nothing, a miss or a Ghost target, so a fully paralysed
-#: rager reads the same; a faint after it hides it), Mimic (its line is written only when the
-#: copied move shows: not when its user faints in the same turn, which gives back its own
-#: moves), and Metronome (it calls Rage and Mimic too, and a Mirror Move it picks reads as the
-#: move that Mirror Move copied).
+#: own ``BeforeMove`` handler), Mirror Move and Metronome (the moves they call; Metronome's
+#: picks replayed), Rage (its later turns, which use no PP, replayed) and Mimic (the copied
+#: move replayed, also when its user then faints): all 165.
 LOGGED_MOVES: frozenset[str] = frozenset((
     "pound", "karatechop", "megapunch", "scratch", "visegrip", "cut", "gust", "wingattack",
     "slam", "vinewhip", "megakick", "hornattack", "tackle", "watergun", "hydropump", "surf",
@@ -118,7 +113,8 @@ LOGGED_MOVES: frozenset[str] = frozenset((
     "leechseed", "mist", "substitute", "splash", "teleport", "roar", "whirlwind",
     "selfdestruct", "explosion", "recover", "softboiled", "reflect", "lightscreen",
     "focusenergy", "hyperbeam", "haze", "conversion", "transform", "wrap", "bind", "clamp",
-    "firespin", "thrash", "petaldance", "disable", "bide", "mirrormove"))
+    "firespin", "thrash", "petaldance", "disable", "bide", "mirrormove", "rage", "metronome",
+    "mimic"))
 #: ``|-start|`` effect names of the volatiles that announce themselves.
 _STARTS = {"reflect": "Reflect", "lightscreen": "Light Screen",
            "focusenergy": "move: Focus Energy", "mist": "Mist", "bide": "Bide"}
@@ -142,6 +138,25 @@ def _np(state: BattleState) -> BattleState:
     return jax.tree_util.tree_map(np.asarray, state)
 
 
+@jax.jit
+def _replay(state: BattleState, actions: jax.Array) -> dict:
+    """A move turn from ``state`` replayed by the engine's own functions up to its second
+    action: ``turn.begin_move_turn`` (``commitChoices``, the cached speeds, the order and its
+    draws), then the first action (``turn.run_action``). Returns ``first`` (the side acting
+    first), ``halted`` (a faint in the first action ended the turn) and, stacked per action in
+    order, ``pre`` (the state as it starts), ``checked`` (after ``BeforeMove``), ``cancelled``
+    (``BeforeMove`` stopped the move) and ``used`` (after the move, before a faint clears what
+    it did)."""
+    start, first = turn.begin_move_turn(state, actions)
+    mid, halted = turn.run_action(start, first, actions[first])
+    pre = jax.tree_util.tree_map(lambda x, y: jnp.stack([x, y]), start, mid)
+    movers = jnp.stack([first, 1 - first])
+    checked, cancelled, _ = jax.vmap(cond.before_move)(pre, movers)
+    used = jax.vmap(lambda s, side: mv.use_move(s, side)[0])(pre, movers)
+    return {"first": first, "halted": halted, "pre": pre, "checked": checked,
+            "cancelled": cancelled, "used": used}
+
+
 class _Step:
     """One decision, from ``a`` to ``b`` with ``actions``: its lines."""
 
@@ -155,9 +170,7 @@ class _Step:
         self.subs = {(s, int(a.party[s, 0])): int(a.sub_hp[s, a.party[s, 0]])
                      if self._has(a, s, cond.SUBSTITUTE) else None for s in range(2)}
         """Substitute HP of the Pokémon on the field as the lines go (None: none)."""
-        self._selected: dict[int, int] = {}
-        self._rng = np.asarray(a.rng)
-        """The PRNG state once the action order is settled (after a Speed tie-break)."""
+        self._replayed: dict | None = None
         self.gained: dict[tuple[int, int], int] = {}
         """Volatiles each move gave its user this decision (Haze ends them again)."""
         self.counted: set[tuple[int, int]] = set()
@@ -180,61 +193,55 @@ class _Step:
         health = self.health(int(self.a.hp[side, t]), side, t)
         return f"|switch|{self.ident(side, t)}|{details}|{health}"
 
-    # -- the order of the actions ---------------------------------------------------------
-    def selected(self, side: int) -> int:
-        if side not in self._selected:
-            self._selected[side] = self._selection(side)
-        return self._selected[side]
+    # -- the order of the actions, and the turn replayed ------------------------------------
+    def replay(self, side: int) -> dict:
+        """``_replay`` of this move turn, for the action of ``side``: its states ``pre``,
+        ``checked``, ``used``, with ``cancelled``, ``first`` and ``halted``."""
+        if self._replayed is None:
+            self._replayed = jax.tree_util.tree_map(
+                np.asarray, _replay(self.a, np.asarray(self.actions, np.int32)))
+        r = self._replayed
+        k = 0 if side == int(r["first"]) else 1
+        return {key: jax.tree_util.tree_map(lambda x, k=k: x[k], r[key]) if key in (
+            "pre", "checked", "used", "cancelled") else r[key] for key in r}
 
-    def _selection(self, side: int) -> int:
+    def selected(self, side: int) -> int:
         """The move ``side``'s action runs (``commitChoices``): the chosen slot's move
         (Struggle without a usable one); a locked, semi-locked or Fight-only Pokémon's previous
         selection; ``CANNOT_MOVE`` for a partially trapped one."""
-        a, sides = self.a, np.arange(2)
-        user = int(a.party[side, 0])
-        kept = bool(np.asarray(mv.locked(a, sides) | turn.fight_only(a)
-                               | cond.has(a, sides, cond.TRAP_LOCK))[side])
-        if kept:
-            return int(a.last_selected[side])
-        if self._has(a, side, cond.TRAPPED):
-            return CANNOT_MOVE
-        if not bool(np.any(np.asarray(mv.usable_moves(a, side)))):
-            return mv.STRUGGLE
-        return int(a.moves[side, user, min(self.actions[side], 3)])
+        return int(self.replay(side)["pre"].last_selected[side])
 
     def order(self) -> list[int]:
-        """The sides that had an action this decision, in Showdown's order."""
+        """The sides that had an action this decision, in Showdown's order: a move turn's as
+        replayed; replacements by Speed, a tie settled by ``random(0, 2)``."""
         a = self.a
+        if int(a.request[0]) == REQ_MOVE:
+            first = int(self.replay(0)["first"])
+            return [first, 1 - first]
         acting = [s for s in range(2) if int(a.request[s]) != 0]
-        if len(acting) < 2:
-            return acting
-        keys = []
-        for s in range(2):
-            user = int(a.party[s, 0])
-            switching = self.actions[s] >= FIRST_SWITCH or int(a.request[s]) == 2
-            priority = 0 if switching else int(mv.MOVE_PRIORITY[self.selected(s)])
-            keys.append((-(_SWITCH_ORDER if switching else _MOVE_ORDER), priority,
-                         int(a.mod_stats[s, user, 4])))
-        if keys[0] != keys[1]:
-            return [0, 1] if keys[0] > keys[1] else [1, 0]
-        self._rng, r = prng.random(self._rng, 0, 2)  # the step's first draw: the tie-break
-        return [int(r), 1 - int(r)]
+        speed = [int(a.mod_stats[s, a.party[s, 0], 4]) for s in range(2)]
+        if len(acting) < 2 or speed[0] != speed[1]:
+            return sorted(acting, key=lambda s: -speed[s])
+        r = int(prng.random(np.asarray(a.rng), 0, 2)[1])
+        return [r, 1 - r]
 
-    def _paralysis_roll(self) -> bool:
-        """Whether the first mover, paralysed and not confused, was fully paralysed: its
-        ``randomChance(63, 256)`` is the step's first draw after the Speed tie-break."""
-        return bool(prng.random_chance(self._rng, 63, 256)[1])
+    def _fully_paralysed(self, side: int) -> bool:
+        """``BeforeMove`` stopped ``side``'s move with full paralysis, as replayed: it was
+        cancelled and drew the paralysis roll (after a confusion roll that did not make it hit
+        itself)."""
+        r = self.replay(side)
+        pre = r["pre"]
+        me = (side, int(pre.party[side, 0]))
+        rolled = int(r["checked"].rng_calls) - int(pre.rng_calls)
+        confusion_roll = self._has(pre, side, cond.CONFUSION) and int(pre.confusion_turns[me]) > 1
+        return bool(r["cancelled"]) and int(pre.status[me]) == _PAR and rolled == 1 + int(
+            confusion_roll)
 
     # -- events ----------------------------------------------------------------------------
     @staticmethod
     def _ran(p: dict | None, effect: int) -> bool:
         """Plan ``p`` (if any) ran a move with this effect."""
         return bool(p) and p["move"] is not None and int(mv.MOVE_EFFECT[p["move"]]) == effect
-
-    def _pp_says_nothing(self, me: tuple[int, int]) -> bool:
-        """A transformed Pokémon that faints goes back to its own moves and PP, so its PP
-        does not tell whether it moved."""
-        return bool(self.a.transformed[me]) and bool(self.b.fainted[me])
 
     @staticmethod
     def _has(state: BattleState, side: int, volatile: int, t: int | None = None) -> bool:
@@ -245,41 +252,11 @@ class _Step:
         t = int(self.b.party[side, 0])
         return bool(self.b.fainted[side, t]) and not bool(self.a.fainted[side, t])
 
-    def ran(self, side: int, plans: list[dict]) -> bool:
-        """Whether ``side``'s action, second in the order after ``plans[0]``, ran (a faint
-        in the first action ends the turn): it did if it used PP, changed the side's last
-        used move (a charging turn uses no PP) or no Pokémon fainted; otherwise if only its
-        running explains the HP of the next state."""
-        a, b = self.a, self.b
-        user = int(a.party[side, 0])
-        if not self._pp_says_nothing((side, user)) and bool(
-                np.any(a.pp[side, user] != b.pp[side, user])) or \
-                int(a.last_used[side]) != int(b.last_used[side]) or \
-                not any(self.newly_fainted(s) for s in range(2)):
-            return True
-        return self.damage_dealt(plans[:1]) is None and self.damage_dealt(plans) is not None
-
     def _hit_seen(self, p: dict) -> bool:
         """The move of plan ``p`` reached its target (its HP or substitute went down)."""
         them = (p["foe"], p["target"])
         return (self.start[them] > int(self.b.hp[them])
                 or int(self.a.sub_hp[them]) != int(self.b.sub_hp[them]))
-
-    def _bide_ran(self, p: dict, first: dict | None) -> bool | None:
-        """Whether Bide's handler (the last of ``BeforeMove``) ran for plan ``p``'s biding
-        Pokémon: on a middle turn it counts a turn down and Bide stays; on the last one the foe
-        is hit, unless nothing was stored (the last damage before it: the state's own when it
-        moves first, else the one the foe's action left). None where the states cannot tell:
-        its user fainted (which clears the volatile), or nothing was stored."""
-        a, b = self.a, self.b
-        me = (p["side"], p["user"])
-        if int(a.bide_turns[me]) > 1:
-            return None if bool(b.fainted[me]) else self._has(b, p["side"], cond.BIDE) and int(
-                b.bide_turns[me]) < int(a.bide_turns[me])
-        if self._hit_seen(p):
-            return True
-        stored = int(a.bide_damage[me]) + int((b if first else a).last_damage)
-        return None if stored == 0 else False
 
     def _felled_by_confusion(self, first: dict | None, side: int) -> bool:
         """``side``'s Pokémon fainted hitting itself in the confusion that ``first`` (the plan
@@ -324,21 +301,21 @@ class _Step:
         flinched = bool(int(mv.MOVE_SECONDARY_VOLATILE[move]) & cond.FLINCH) and hit
         return status, confused, trapped, flinched
 
-    def plan(self, side: int, first: dict | None = None, forced: bool = False) -> dict:
+    def plan(self, side: int, first: dict | None = None) -> dict:
         """What ``side``'s move action was, read as Showdown's ``BeforeMove`` runs (frozen,
         asleep, partially trapped, flinched, recharging, Disable, confusion, paralysed):
         a ``cant`` line, nothing (``cannotmove``, waking up, a confusion self-hit), or a move,
-        with the lines before it and what the state difference says of it. ``first``: the
-        plan of the action that ran before it this turn; ``forced``: read Struggle (which
-        uses no PP) as used."""
+        with the lines before it and what the state difference says of it. Whether
+        ``BeforeMove`` stopped the move, and whether by full paralysis, is replayed (later
+        turns of Rage, Thrash, a trapping move or Bide use no PP, Struggle none at all, and
+        may change nothing); ``first``: the plan of the action that ran before it this turn."""
         a, b = self.a, self.b
         foe = 1 - side
         user, target = int(a.party[side, 0]), int(b.party[foe, 0])
         me = (side, user)
         p = {"side": side, "user": user, "foe": foe, "target": target, "move": None,
              "damaging": False, "cant": None, "pre": [], "woke": False, "hurt": False,
-             "charge": False, "slept": False, "ambiguous": False, "bide": None,
-             "callers": []}
+             "charge": False, "slept": False, "bide": None, "callers": []}
         if self.actions[side] >= FIRST_SWITCH:  # a switch the turn's faint cancelled
             return p
         selected = self.selected(side)
@@ -349,25 +326,9 @@ class _Step:
         used_pp = bool(np.any(a.pp[me] != b.pp[me]))
         biding = self._has(a, side, cond.BIDE)
         calling = selected in (mv.METRONOME, mv.MIRROR_MOVE)
-        two_turn = (bool(mv.MOVE_TWO_TURN[selected]) or calling and self._has(
-            b, side, cond.TWO_TURN_MOVE)) and not self._has(a, side, cond.TWO_TURN_MOVE) \
-            and not biding
-        # a move that ran: it used PP, or is a two-turn move's charging turn (no PP, also when
-        # Metronome or Mirror Move called it: they give theirs back); Struggle, which uses
-        # none, is read as used when no reason not to move shows
-        moved = used_pp or (two_turn and self._has(b, side, cond.TWO_TURN_MOVE))
-        them = (foe, target)
-        # the later turns of a partial trapping move, Thrash or Petal Dance use no PP: their
-        # holder moved if its target lost HP or substitute
-        moved |= self._has(a, side, cond.TRAP_LOCK | cond.LOCKED_MOVE) and self._hit_seen(p)
-        # a biding Pokémon "moved" if Bide's own handler ran (None: the states cannot tell)
-        bide_ran = self._bide_ran(p, first) if biding else False
-        moved |= bool(bide_ran)
-        unmoved = int(a.hp[me]) == int(b.hp[me]) and int(a.hp[them]) == int(b.hp[them])
+        moved = not bool(self.replay(side)["cancelled"])
         name = self.ident(*me)
-        p["ambiguous"] = not moved and selected == mv.STRUGGLE
-        # where its PP says nothing, what keeps a Pokémon from moving is read all the same
-        if (not moved or self._pp_says_nothing(me)) and not forced:
+        if not moved:
             if status == _FRZ:
                 return {**p, "cant": "frz"}
             if status == _SLP:  # it wakes when its counter runs out
@@ -399,30 +360,13 @@ class _Step:
             return {**p, "cant": f"Disable|{self.move_name(selected)}"}
         # a confusion that does not end now may make it hit itself (a roll before paralysis's)
         calms = self._has(a, side, cond.CONFUSION) and int(a.confusion_turns[me]) == 1
-        wavers = confused and not calms
-        # where the states cannot tell whether Bide's handler ran, it did (the likelier
-        # reading) unless a confusion self-hit shows, or a first mover's paralysis roll does
-        if biding and bide_ran is None and not (wavers and int(b.hp[me]) < int(a.hp[me])) \
-                and not (status == _PAR and first is None and not wavers
-                         and self._paralysis_roll()):
-            moved = True
-        # without PP use, a paralysed Pokémon was fully paralysed, unless it may have hit
-        # itself in confusion (likelier, unless every HP stayed) or charged a two-turn move
-        # before fainting (moving first, unconfused, its paralysis roll is read off the PRNG;
-        # otherwise the likelier charge); a Struggle read so is checked against the HP in
-        # ``run`` (only against a Ghost it is likelier to have been used)
-        struggle = selected == mv.STRUGGLE
-        paralysed = not moved and not forced and status == _PAR and (
-            not (struggle and bool(dmg.immune(mv.MOVE_TYPE[mv.STRUGGLE], a.types[them])))
-            if struggle else self._paralysis_roll() if two_turn and bool(b.fainted[me]) and
-            first is None and not wavers
-            else unmoved if wavers or (two_turn and bool(b.fainted[me])) else True)
+        paralysed = not moved and self._fully_paralysed(side)
         if confused:
             if calms:
                 pre.append(f"|-end|{name}|confusion")
             else:
                 pre.append(f"|-activate|{name}|confusion")
-                if not moved and not paralysed and not forced:
+                if not moved and not paralysed:
                     return {**p, "pre": pre, "hurt": True}
         p["pre"] = pre
         if paralysed:
@@ -431,7 +375,7 @@ class _Step:
             last = int(a.bide_turns[me]) == 1
             return {**p, "bide": "end" if last else "activate",
                     "damaging": last and self._hit_seen(p)}
-        calls = self._calls(p, selected, first) if calling else [selected]
+        calls = self._calls(p, selected) if calling else [selected]
         move = calls[-1]
         charging = bool(mv.MOVE_TWO_TURN[move]) and not self._has(
             a, side, cond.TWO_TURN_MOVE) and not used_pp
@@ -445,20 +389,24 @@ class _Step:
         return {**p, "move": move, "callers": calls[:-1], "self_target": self_target,
                 "immune": immune, "damaging": damaging, "charge": charging}
 
-    def _calls(self, p: dict, selected: int, first: dict | None) -> list[int]:
+    def _calls(self, p: dict, selected: int) -> list[int]:
         """The moves a Metronome or Mirror Move action (plan ``p``) used in turn, each calling
-        the next (up to ``MAX_CALLS``), to the move that ran (the side's last used move) or a
-        Mirror Move with nothing to copy. Mirror Move calls the foe's last move as it went
-        (``first``: the foe moved before); Metronome's pick is not in the states, so it is read
-        as the move that ran, not as a Mirror Move that copied it (as likely, 1 in 163)."""
-        a, b = self.a, self.b
-        ran = int(b.last_used[p["side"]])
-        copied = int((b if first else a).last_move[p["foe"], p["target"]])
+        the next (up to ``MAX_CALLS``), as replayed (``moves._execute``): Metronome picks with
+        the turn's next draw after ``BeforeMove`` (``sample`` of the metronome moves), Mirror
+        Move calls the foe's last move as it stood, and fails without one (or copying Mirror
+        Move)."""
+        checked = self.replay(p["side"])["checked"]
+        rng = np.asarray(checked.rng)
+        copied = int(checked.last_move[p["foe"], checked.party[p["foe"], 0]])
         calls = [selected]
-        while calls[-1] in (mv.METRONOME, mv.MIRROR_MOVE) and calls[-1] != ran \
-                and len(calls) <= mv.MAX_CALLS:
-            calls.append(mv.METRONOME if calls[-1] == mv.MIRROR_MOVE and copied == mv.METRONOME
-                         else ran)
+        while calls[-1] in (mv.METRONOME, mv.MIRROR_MOVE) and len(calls) <= mv.MAX_CALLS:
+            if calls[-1] == mv.METRONOME:
+                rng, pick = prng.random(rng, len(mv.METRONOME_MOVES))
+                calls.append(int(mv.METRONOME_MOVES[int(pick)]))
+            elif copied in (0, mv.MIRROR_MOVE):
+                break
+            else:
+                calls.append(copied)
         return calls
 
     def move_name(self, move: int) -> str:
@@ -575,13 +523,17 @@ class _Step:
         return bool(np.array_equal(b.types[me], a.types[them]))
 
     def _mimicked(self, p: dict) -> int | None:
-        """The move Mimic copied into its slot (``None``: it missed, the target out of reach
-        in Fly or Dig, or its user fainted, which gives back its own moves)."""
-        b = self.b
-        me = (p["side"], p["user"])
-        if bool(b.fainted[me]) or self._out_of_reach(p):
+        """The move Mimic copied into its slot, read off the replayed state after the move
+        (a faint later gives its user back its own moves); ``None``: it missed, or the target
+        was out of reach in Fly or Dig (the slot kept a move the foe does not have)."""
+        r = self.replay(p["side"])
+        pre, used = r["pre"], r["used"]
+        me, them = (p["side"], p["user"]), (p["foe"], p["target"])
+        slot = int(used.last_slot[p["side"]])
+        copied = int(used.moves[me][slot])
+        if copied == int(pre.moves[me][slot]) and copied not in {int(m) for m in pre.moves[them]}:
             return None
-        return int(b.moves[me][int(b.last_slot[p["side"]])])  # Mimic: copied Mimic
+        return copied
 
     def _transformed(self, p: dict) -> bool:
         """Transform took: its user is transformed now, and into another form if it was
@@ -618,16 +570,15 @@ class _Step:
 
     def _substitute_hit(self, p: dict, them: tuple[int, int]) -> list[str]:
         """A damaging move against a substitute: ``|-activate|`` if it took the hit, ``|-end|``
-        if it broke."""
+        if it broke (the replayed state after the move says, before a faint clears it)."""
         sub = self.subs.get(them)
         if not p["damaging"] or sub is None:
             return []
-        b = self.b
-        if p.get("foe_resubbed") or not self._has(b, them[0], cond.SUBSTITUTE, them[1]) and \
-                not bool(b.fainted[them]) and int(b.party[them[0], 0]) == them[1]:
+        used = self.replay(p["side"])["used"]
+        if not self._has(used, them[0], cond.SUBSTITUTE, them[1]):
             self.subs[them] = None
             return [f"|-end|{self.ident(*them)}|Substitute"]
-        if int(b.sub_hp[them]) != sub:
+        if int(used.sub_hp[them]) != sub:
             return [f"|-activate|{self.ident(*them)}|Substitute|[damage]"]
         return []
 
@@ -642,7 +593,7 @@ class _Step:
         them = (p["foe"], p["target"])
         return bool(np.any(a.boosts[them] != b.boosts[them]) or a.status[them] != b.status[them]
                     or a.volatiles[them] != b.volatiles[them] or self._disabled_again(p["foe"])
-                    or p.get("felled_foe"))
+                    or p.get("felled_foe") or p.get("slept_foe"))
 
     def _disabled_again(self, side: int) -> bool:
         """``side``'s Pokémon is disabled after its Disable ran out this turn (as it went to
@@ -692,21 +643,13 @@ class _Step:
         side, user, foe, target, move = p["side"], p["user"], p["foe"], p["target"], p["move"]
         me, them = (side, user), (foe, target)
         out = []
-        gained = int(b.status[them])
-        if p.get("foe_rested"):  # its Rest hides what the move did: a status move hit (its
-            # likelier reading), but a bad poison shows in the Toxic counter it started and a
-            # paralysis in the Speed it quartered
-            quartered = int(b.mod_stats[them][4]) < int(a.mod_stats[them][4])
-            shows = {_TOX: bool(int(b.volatiles[them]) & ~int(a.volatiles[them])
-                                & cond.RESIDUAL_DMG), _PAR: quartered}
-            status = int(mv.MOVE_STATUS[move])
-            gained = status if hit and shows.get(status, True) else (
-                _PAR if int(mv.MOVE_SECONDARY_STATUS[move]) == _PAR and quartered else 0)
+        gained = int(self.replay(side)["used"].status[them])  # (before a foe's Rest or Haze)
         if self.status[them] == 0 and gained != 0 and gained in (
                 int(mv.MOVE_STATUS[move]), int(mv.MOVE_SECONDARY_STATUS[move])):
             self.status[them] = gained
             out.append(f"|-status|{self.ident(*them)}|{STATUSES[gained]}")
-        if p.get("slept_foe"):  # a one-turn sleep: the foe wakes as it tries to move
+        if p.get("slept_foe") and self.status[them] != _SLP:  # a one-turn sleep: the foe
+            # wakes as it tries to move
             self.status[them] = _SLP
             out.append(f"|-status|{self.ident(*them)}|slp")
         if int(a.status[them]) == _FRZ and int(b.status[them]) == 0 and bool(
@@ -720,9 +663,8 @@ class _Step:
                 hp[me] -= min(int(a.maxhp[me]) // 4, hp[me])
             out.append(f"|-start|{self.ident(*me)}|Substitute")
         # (the foe's Haze may have cured the sleep already: the full HP tells then)
-        rested = int(b.status[me]) == _SLP or bool(p.get("hazed_after")) and int(
-            b.hp[me]) == int(a.maxhp[me]) > int(a.hp[me])
-        if int(mv.MOVE_EFFECT[move]) == _REST and rested and int(a.status[me]) != _SLP:
+        if int(mv.MOVE_EFFECT[move]) == _REST and int(a.status[me]) != _SLP and int(
+                self.replay(side)["used"].status[me]) == _SLP:  # (a foe's Haze may cure it)
             self.status[me] = _SLP
             hp[me] = int(a.maxhp[me])
             out.append(f"|-status|{self.ident(*me)}|slp|[from] move: Rest")
@@ -852,30 +794,15 @@ class _Step:
                         break
         movers = [] if switch_faint else [s for s in order
                                           if int(b.party[s, 0]) == int(a.party[s, 0])]
+        if len(movers) == 2 and bool(self.replay(movers[0])["halted"]):
+            movers = movers[:1]  # a faint in the first action ended the turn
         plans = []
         for s in movers:
             plans.append(self.plan(s, plans[0] if plans else None))
-        # a Struggle read as not used (a flinch, a confusion self-hit, ...) where the HP of
-        # the next state says otherwise was used
-        for k, p in enumerate(plans):
-            if p["ambiguous"] and p["move"] is None and self.damage_dealt(plans) is None:
-                plans[k] = self.plan(p["side"], plans[0] if k else None, forced=True)
         if len(plans) == 2:
             plans[0]["slept_foe"] = plans[1]["slept"]
             plans[0]["felled_foe"] = self._felled_by_confusion(plans[0], plans[1]["side"])
-            rester = (plans[1]["side"], plans[1]["user"])
-            # a substitute that the foe then puts up anew (its HP fresh, paid for with a
-            # quarter of its HP; with a substitute still up, Substitute fails) was broken
-            quarter = int(a.maxhp[rester]) // 4
-            plans[0]["foe_resubbed"] = (
-                self._ran(plans[1], _SUBSTITUTE) and self.subs[rester] is not None
-                and int(b.sub_hp[rester]) == quarter + 1
-                and int(a.hp[rester]) - int(b.hp[rester]) >= quarter)
             plans[0]["hazed_after"] = self._ran(plans[1], _HAZE)
-            plans[0]["foe_rested"] = (self._ran(plans[1], _REST) and int(b.status[rester]) == _SLP
-                                      and int(a.status[rester]) != _SLP)
-        if len(movers) == 2 and not self.ran(movers[1], plans):
-            movers, plans = movers[:1], plans[:1]
         if plans:
             hp = dict(self.start)
             for p, dealt in zip(plans, self.damage_dealt(plans) or self.plain_damage(plans)):

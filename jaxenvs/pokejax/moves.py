@@ -139,9 +139,9 @@ SUPPORTED: frozenset[str] = frozenset((
     # a random move
     "metronome"))
 #: The moves Metronome picks from (``sample``): those with the metronome flag, in id order.
-_METRONOME_MOVES = jnp.asarray([m["num"] for m in gen1().raw["moves"]
-                                if m["flags"].get("metronome")
-                                and m.get("isNonstandard") in (None, "Unobtainable")])
+METRONOME_MOVES = jnp.asarray([m["num"] for m in gen1().raw["moves"]
+                               if m["flags"].get("metronome")
+                               and m.get("isNonstandard") in (None, "Unobtainable")])
 #: The deepest chain of calling moves ``_execute`` follows (each further Mirror Move after a
 #: Metronome has a 1 in 163 chance).
 MAX_CALLS = 4
@@ -786,8 +786,8 @@ def _execute(state: BattleState, side: jax.Array, move: jax.Array
         metronome = ~failed & (move == METRONOME)
         mirror = ~failed & (move == MIRROR_MOVE)
         called, pick = draw(_use_caller(state, side, METRONOME, k == 0), metronome,
-                            len(_METRONOME_MOVES))
-        picked = _METRONOME_MOVES[pick]
+                            len(METRONOME_MOVES))
+        picked = METRONOME_MOVES[pick]
         copied = state.last_move[foe, state.party[foe, 0]]
         copies = mirror & (copied != 0) & (copied != MIRROR_MOVE)
         mirrored = _call(_use_caller(state, side, MIRROR_MOVE, k == 0), side, copied, copies)

@@ -188,7 +188,7 @@ def _check_win(state: BattleState) -> BattleState:
     return state.replace(winner=jnp.where(state.winner == NO_WINNER, winner, state.winner))
 
 
-def _run_action(state: BattleState, side: jax.Array, action: jax.Array
+def run_action(state: BattleState, side: jax.Array, action: jax.Array
                 ) -> tuple[BattleState, jax.Array]:
     """One queued action (switch or move) and the ``Update`` after it. Returns (state, a
     faint cleared the queue)."""
@@ -233,8 +233,10 @@ def _end_turn(state: BattleState) -> BattleState:
                          request=jnp.where(tie, REQ_NONE, state.request))
 
 
-def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
-    """A turn from a move request on both sides."""
+def begin_move_turn(state: BattleState, actions: jax.Array) -> tuple[BattleState, jax.Array]:
+    """A turn from a move request on both sides, up to its first action: ``commitChoices``,
+    the cached speeds, the action order with its draws (a full tie's ``random(0, 2)``), then
+    the ``BeforeTurn`` and ``Update`` speed ties. Returns (state, the side that acts first)."""
     state = _update_speed(state)
     sides = jnp.arange(2)
     active = state.party[:, 0]
@@ -268,12 +270,18 @@ def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
     tie = ~jnp.any(nonzero)
     state, r = draw(state, tie, 0, 2)
     first = jnp.where(tie, r, jnp.where(first_diff > 0, 0, 1))
+    return _event_tie(_event_tie(state)), first  # BeforeTurn, then Update
 
-    state = _event_tie(_event_tie(state))  # BeforeTurn, then Update
+
+def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
+    """A turn from a move request on both sides."""
+    state, first = begin_move_turn(state, actions)
+    sides = jnp.arange(2)
+
     def run(k, carry):  # the two actions in order (a loop: one copy of the action code)
         state, halted = carry
         side = jnp.where(k == 0, first, 1 - first)
-        after, fainted = _run_action(state, side, actions[side])
+        after, fainted = run_action(state, side, actions[side])
         return select(halted, state, after), halted | fainted
 
     state, halted = jax.lax.fori_loop(0, 2, run, (state, jnp.bool_(False)))

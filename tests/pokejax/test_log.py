@@ -13,7 +13,7 @@ compared: the inferred kinds (``log.INFERRED_KINDS``), the ones not written (``|
 a known kind. Mechanics that random battles rarely show (sleep, confusion, flinching, a
 frozen Pokémon, two-turn moves, Substitute, Rest, Toxic's switch-in, Haze, Conversion, partial
 trapping, a trapping move cutting Hyper Beam's recharge, Thrash's end, Disable, Bide, Mirror
-Move) get battles
+Move, Rage, Metronome, a Mimic whose user then faints) get battles
 of their own between small custom teams, which must show the mechanic's line in Showdown's log
 (so they cannot pass without comparing it).
 """
@@ -175,6 +175,17 @@ _MECHANICS = {
                      _set("gengar", "nightshade", "confuseray")],
                     ["|move|", "|Thunder Wave|p2a: Jolteon|[from] Mirror Move"],
                     ["|-prepare|p1a: ", "|Dig"], ["|-start|p2a: ", "confusion"]),
+    "rage": ([_set("primeape", "rage"), _set("tauros", "rage")],
+             [_set("gengar", "nightshade", "thunderwave"),
+              _set("jolteon", "thunderwave", "doublekick")],
+             ["|move|", "|Rage|p2a: Gengar|[from] Rage"], ["|cant|p1a: ", "|par"],
+             ["|-boost|p1a: ", "|atk|1|[from] Rage"]),
+    "metronome": ([_set("clefable", "metronome"), _set("clefairy", "metronome")],
+                  [_set("snorlax", "bodyslam"), _set("tauros", "tackle")],
+                  ["|move|p1a: ", "|Metronome|"], ["|move|p1a: ", "|[from] Metronome"]),
+    "mimic before a faint": ([_set("jolteon", "mimic", "thundershock", level=40)],
+                             [_set("snorlax", "bodyslam", "earthquake", level=60)],
+                             ["|-start|p1a: Jolteon|", "|Mimic|"], ["|faint|p1a: ", "Jolteon"]),
     "toxic": ([_set("chansey", "tackle"), _set("clefable", "tackle")],
               [_set("muk", "toxic", "tackle")],
               ["|-status|", "tox"], ["|-status|", "psn|[silent]"]),
