@@ -37,9 +37,9 @@ thaw, Haze's cure), ``|-start|`` (screens, Focus Energy, Mist, Substitute, confu
 ``|-mustrecharge|``, ``|-clearallboost|`` (Haze), ``|-transform|``, ``|faint|``, ``|turn|``,
 ``|win|`` and ``|tie|``. Readings the states and the replay cannot tell apart are settled by
 the likelier one: a Mimic that left its slot alone missed, unless the foe has that move too
-(then it copied it). Known gap: a confusion (or other volatile) given to a Pokémon that faints
-later in the same turn is not seen, unless Supersonic's or Confuse Ray's confusion made it
-faint hitting itself.
+(then it copied it). Known gap: a volatile given to a Pokémon that faints later in the same
+turn is not seen, except the confusion the turn's first action gives the second mover (the
+replay shows it).
 
 The ``INFERRED_KINDS`` may differ from Showdown's. The damage each move dealt is the value
 that, replayed with the moves' recoil, drain, healing, Substitute and burn/poison damage,
@@ -259,19 +259,13 @@ class _Step:
                 or int(self.a.sub_hp[them]) != int(self.b.sub_hp[them]))
 
     def _felled_by_confusion(self, first: dict | None, side: int) -> bool:
-        """``side``'s Pokémon fainted hitting itself in the confusion that ``first`` (the plan
-        of the action before its own) gave it with Supersonic or Confuse Ray, which its faint
-        clears from the next state: unconfused, neither asleep nor frozen, it used no PP and
-        fainted, and a self-hit takes at least its HP."""
-        a, b = self.a, self.b
-        me = (side, int(a.party[side, 0]))
-        if not first or first["move"] is None or first["target"] != me[1] or not bool(
-                mv.MOVE_CONFUSES[first["move"]]) or self._has(a, side, cond.CONFUSION):
+        """``first`` (the plan of the action before ``side``'s) confused ``side``'s Pokémon,
+        which then fainted, clearing the confusion from the next state: the replayed state
+        after ``first``'s move shows it."""
+        if not first or first["move"] is None or not self.newly_fainted(side) or self._has(
+                self.a, side, cond.CONFUSION):
             return False
-        hurt = int(cond.confusion_damage(int(a.level[me]), int(a.mod_stats[me][0]),
-                                         int(a.mod_stats[me][1])))
-        return self.newly_fainted(side) and int(a.status[me]) not in (_SLP, _FRZ) and not bool(
-            np.any(a.pp[me] != b.pp[me])) and hurt >= self.start[me]
+        return self._has(self.replay(first["side"])["used"], side, cond.CONFUSION)
 
     def _caused_by(self, first: dict | None, side: int) -> tuple[int, bool, bool, bool]:
         """What ``first`` (the plan of the action before ``side``'s, if any) did to
