@@ -93,9 +93,10 @@ def new_episode(key: jax.Array, params: PokeJAXParams) -> PokeJAXState:
                         time=jnp.int32(0))
 
 
-def decide(state: PokeJAXState, actions: jax.Array) -> PokeJAXState:
-    """One decision step of the battle (``turn.step``) and what it revealed."""
-    battle = turn.step(state.battle, actions)
+def decide(state: PokeJAXState, actions: jax.Array, battle_step=turn.step) -> PokeJAXState:
+    """One decision step of the battle (``battle_step``: ``turn.step``, or
+    ``turn.replace_fainted`` where only replacements are requested) and what it revealed."""
+    battle = battle_step(state.battle, actions)
     return state.replace(battle=battle,
                          revealed=observe.reveal(state.revealed, state.battle, battle))
 
@@ -170,19 +171,24 @@ class PokeJAX(_Base):
                  params: PokeJAXParams):
         mine, _ = legal_or_first(turn.legal_actions(state.battle)[0], action)
 
-        def step(k, carry):  # the agent's decision, then the opponent's alone if any
-            state, used = carry
-            battle = state.battle
+        def opponent_action(k, battle):
+            """The opponent's decision ``k`` of this step (from the step key), or -1 where it
+            has nothing to choose."""
             legal = turn.legal_actions(battle)[1]
-            opponent = opponents.act(params.opponent, jax.random.fold_in(key, k), battle, 1,
-                                     legal)
-            run = (k == 0) | ((battle.request[0] == REQ_NONE) & ~battle.ended)
-            after = decide(state, jnp.stack([jnp.where(k == 0, mine, 0), opponent]))
-            state = jax.tree_util.tree_map(lambda a, b: jnp.where(run, a, b), after, state)
-            return state, used.at[k].set(jnp.where(run & jnp.any(legal), opponent, -1))
+            action = opponents.act(params.opponent, jax.random.fold_in(key, k), battle, 1,
+                                   legal)
+            return jnp.where(jnp.any(legal), action, -1)
 
-        state, opponent = jax.lax.fori_loop(0, 2, step,
-                                            (state, jnp.full(2, -1, jnp.int32)))
+        # The agent's decision, with the opponent's.
+        first = opponent_action(0, state.battle)
+        state = decide(state, jnp.stack([mine, jnp.maximum(first, 0)]))
+        # Then the opponent's alone, if it must replace a fainted Pokémon while the agent
+        # waits: a switch turn only (the move turn's code would run too, masked, under vmap).
+        alone = (state.battle.request[0] == REQ_NONE) & ~state.battle.ended
+        second = jnp.where(alone, opponent_action(1, state.battle), -1)
+        replaced = decide(state, jnp.stack([0, jnp.maximum(second, 0)]), turn.replace_fainted)
+        state = jax.tree_util.tree_map(lambda a, b: jnp.where(alone, a, b), replaced, state)
+        opponent = jnp.stack([first, second])
         state = state.replace(time=state.time + 1)
         battle = state.battle
         info = {"agent_action": mine, "opponent_actions": opponent}

@@ -91,6 +91,10 @@ def greedy(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Array
 
 def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
         legal: jax.Array) -> jax.Array:
-    """The action of policy ``policy`` (``RANDOM`` or ``GREEDY``) for ``side``."""
-    return jnp.where(policy == GREEDY, greedy(key, state, side, legal),
-                     random_legal(key, legal))
+    """The action of policy ``policy`` (``RANDOM`` or ``GREEDY``) for ``side``.
+
+    A ``lax.cond``: where the policy is shared by a batch (params not vmapped over), only
+    that policy's computation runs."""
+    return jax.lax.cond(jnp.asarray(policy) == GREEDY, greedy,
+                        lambda key, state, side, legal: random_legal(key, legal),
+                        key, state, side, legal)

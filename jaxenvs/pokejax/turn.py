@@ -335,3 +335,11 @@ def step(state: BattleState, actions: jax.Array) -> BattleState:
     new = jax.lax.cond(moving, _move_turn, _switch_turn, state, actions)
     return select(state.winner == NO_WINNER, new, state)
 
+
+def replace_fainted(state: BattleState, actions: jax.Array) -> BattleState:
+    """``step`` for a state whose only requests are replacements of fainted Pokémon (no side
+    has a move request). Under ``vmap`` the ``lax.cond`` of ``step`` runs both kinds of turn,
+    so a caller that knows the request is a replacement calls this, the switch turn alone."""
+    new = _switch_turn(state, jnp.asarray(actions, jnp.int32))
+    return select(state.winner == NO_WINNER, new, state)
+
