@@ -23,7 +23,7 @@ unchanged (it then landed on the minimiser) or is at rounding level (``CONVERGED
 where no row pushes at ``qacc_smooth`` takes none. On random-action rollouts half the states
 take no step, a quarter one, and 3% three or more (at most ``ITERATIONS``). A vmapped loop
 would run every state of a batch as long as its slowest, so on a CPU a batch takes its steps
-in rounds over the states still iterating (``_solve_batch``): 3-4x fewer Newton steps at 256
+in rounds over the states still iterating (``rounds.while_loop``): 3-4x fewer Newton steps at 256
 states. Either way each state's steps are the same operations as alone, so its result does
 not depend on the batch it runs in.
 """
@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from jaxenvs import rounds
 from jaxenvs.halfcheetah import linalg
 from jaxenvs.halfcheetah.constraint import ROW_WEIGHT, Rows
 from jaxenvs.halfcheetah.model import const
@@ -48,7 +49,7 @@ ITERATIONS = 8
 #: measured by ``agreement``); at 10 it reaches MuJoCo's minimiser to float32 rounding.
 CONVERGED = 10
 #: A batch's Newton rounds take ``1 / ROUND_FRACTION`` of its states at a time
-#: (``_solve_batch``). Measured, env steps/s at batches 64, 1024 and 4096 on 2 cores: 46.7k,
+#: (``rounds.while_loop``). Measured, env steps/s at batches 64, 1024 and 4096 on 2 cores: 46.7k,
 #: 42.6k, 37.8k at 2; 53.5k, 59.5k, 55.9k at 8; 49k-50k, 61k-63k, 57k at 16 and 32.
 ROUND_FRACTION = 8
 
@@ -171,58 +172,13 @@ def _result(p: Problem, it: Iterate) -> tuple[jax.Array, jax.Array]:
     return it.qacc, -D * jnp.minimum(it.jar, 0)
 
 
-def _solve_alone(M: jax.Array, qacc_smooth: jax.Array, rows: Rows
-                 ) -> tuple[jax.Array, jax.Array]:
-    """One state's Newton steps, a ``while_loop`` until done."""
+def solve(M: jax.Array, qacc_smooth: jax.Array, rows: Rows) -> tuple[jax.Array, jax.Array]:
+    """Minimise MuJoCo's constraint cost: ``(qacc, force)``, ``force`` per row (``efc_force``
+    of each edge the row stands for). Newton steps until done; a batch on a CPU takes them in
+    rounds over the states still iterating (``rounds.while_loop``): at 256 states of
+    random-action rollouts, a loop over the whole batch took 3.2 steps for each of the 256
+    where 0.74 on average were needed. Each state's steps are the same operations as alone,
+    so its result does not depend on the batch."""
     p = _problem(M, qacc_smooth, rows)
-    it = jax.lax.while_loop(lambda it: ~it.done, lambda it: _newton(p, it), _start(p))
+    it = rounds.while_loop(lambda p, it: ~it.done, _newton, p, _start(p), ROUND_FRACTION)
     return _result(p, it)
-
-
-solve = jax.custom_batching.custom_vmap(_solve_alone)
-solve.__doc__ = """Minimise MuJoCo's constraint cost: ``solve(M, qacc_smooth, rows) -> (qacc,
-force)``, ``force`` per row (``efc_force`` of each edge the row stands for). Batched by
-``_solve_batch``."""
-
-
-@solve.def_vmap
-def _solve_batch(axis_size: int, in_batched, M, qacc_smooth, rows):
-    """A batch of problems, its Newton steps taken in rounds on the states still iterating.
-
-    A loop over the whole batch runs as long as its slowest state: at 256 states of
-    random-action rollouts, 3.2 steps for each of the 256 where 0.74 on average were needed.
-    Here each round gathers the first ``_round_size(axis_size)`` unfinished states, takes one
-    Newton step on them and scatters the results back, until none is left. Each state's
-    steps are the same operations as alone, so its result does not depend on the batch.
-    """
-    in_axes = tuple(jax.tree.map(lambda batched: 0 if batched else None, arg_batched)
-                    for arg_batched in in_batched)
-    if jax.default_backend() != "cpu" or _round_size(axis_size) >= axis_size:
-        # An accelerator runs a batch's states side by side, so rounds over part of it would
-        # leave the rest idle: the plain vmapped loop there (the rounds are measured on CPUs).
-        # So does a batch no larger than a round (a lone state, run as two by ``batching``):
-        # there the gathers only cost (measured at batch 1: 8.4-8.9k env steps/s, 8.0k in
-        # rounds), and the result is the same bit for bit (``test_batch_invariance.py``).
-        return jax.vmap(_solve_alone, in_axes, axis_size=axis_size)(M, qacc_smooth, rows), \
-            (True, True)
-    p = jax.vmap(_problem, in_axes, axis_size=axis_size)(M, qacc_smooth, rows)
-    size = _round_size(axis_size)
-
-    def round_(it):
-        todo = ~it.done
-        rank = jnp.cumsum(todo) - 1
-        slot = jnp.where(todo & (rank < size), rank, size)  # size: not in this round
-        picked = jnp.zeros(size, jnp.int32).at[slot].set(jnp.arange(axis_size), mode="drop")
-        real = jnp.arange(size) < jnp.sum(todo)             # the other slots repeat state 0
-        stepped = jax.vmap(_newton)(*(jax.tree.map(lambda x: x[picked], t) for t in (p, it)))
-        back = jnp.where(real, picked, axis_size)
-        return jax.tree.map(lambda x, y: x.at[back].set(y, mode="drop"), it, stepped)
-
-    it = jax.lax.while_loop(lambda it: jnp.any(~it.done), round_, jax.vmap(_start)(p))
-    return jax.vmap(_result)(p, it), (True, True)
-
-
-def _round_size(batch: int) -> int:
-    """States per round of ``_solve_batch``: ``1 / ROUND_FRACTION`` of the batch, at least 2
-    (a batch axis of 1 compiles differently; see ``batching``)."""
-    return max(2, batch // ROUND_FRACTION)

@@ -5,7 +5,7 @@ Episodes from ``reset`` under random actions, run by ``jit(vmap(scan(step)))`` a
 ``jit(scan(step))`` unbatched, must give identical observations, states, rewards and infos
 for the same keys. The batches also run the constraint solver's Newton steps differently:
 batches 1 and 2 in one vmapped loop, 7 and 300 in rounds of 2 and 37 states
-(``solver._solve_batch``). Without
+(``rounds.while_loop``). Without
 ``batching.batch_invariant``, batch 1 differs from the others after a few steps on any CPU
 with FMA (XLA fuses a unit batch axis differently, see ``batching``), so this can fail.
 """

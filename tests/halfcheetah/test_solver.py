@@ -1,5 +1,5 @@
 """The constraint solver's batched paths: on a CPU a batch takes its Newton steps in rounds over
-the states still iterating (``solver._solve_batch``), on an accelerator it runs the plain
+the states still iterating (``rounds.while_loop``), on an accelerator it runs the plain
 vmapped loop. Both must reach each state's minimiser, the one a state gets alone.
 
 States: 185 from ``agreement.mujoco_states`` (rollouts, resting, flipped, deep-penetration and
@@ -34,7 +34,7 @@ def test_rounds_and_plain_loop_reach_each_states_minimiser(monkeypatch):
     assert no_step.any() and not no_step.all()
 
     rounds = jax.jit(jax.vmap(solver.solve))(M, qacc_smooth, rows)
-    solve_alone = jax.jit(solver._solve_alone)
+    solve_alone = jax.jit(solver.solve)  # unbatched: one while_loop
     alone = [solve_alone(M[i], qacc_smooth[i], jax.tree.map(lambda x: x[i], rows))
              for i in range(M.shape[0])]
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")

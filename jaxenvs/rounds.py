@@ -1,0 +1,92 @@
+"""``while_loop``: a loop whose batched form steps only the elements still running.
+
+Under ``vmap`` a ``lax.while_loop`` runs its body on the whole batch until the last element is
+done, so a batch pays its slowest element's iterations for every element. Where most elements
+need a few iterations and a few need many (a constraint solver's Newton steps; an opponent's
+decisions until the agent's next one), that is most of the work: at 512 envs of TCGJax, 8.4
+loop iterations per step for 3.1 decisions on average.
+
+On a CPU, where a kernel costs in proportion to the elements it touches, ``while_loop``'s
+batched form instead takes the loop in rounds: each round gathers up to ``round_size``
+elements still running (the first ones, in batch order), runs the body on them, scatters the
+results back and checks which of them still run, until none does. Each element goes through
+the same body, the same number of times, as alone, so what it computes does not depend on
+the batch it runs in (bit for bit for integer game logic; for float code XLA may still
+contract multiply-adds differently in differently shaped kernels, see
+``halfcheetah.batching``). An accelerator runs a batch's elements side by side, so rounds
+over part of the batch would leave the rest idle: there the batched form is the plain
+vmapped loop, as it is for a batch no larger than one round.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+import jax
+import jax.numpy as jnp
+
+Operands = TypeVar("Operands")
+Carry = TypeVar("Carry")
+
+
+def round_size(batch: int, fraction: int) -> int:
+    """Elements per round for a batch of ``batch``: ``1 / fraction`` of it, at least 2 (a
+    batch axis of 1 compiles differently; see ``halfcheetah.batching``)."""
+    return max(2, batch // fraction)
+
+
+def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
+               body_fun: Callable[[Operands, Carry], Carry], operands: Operands,
+               init: Carry, fraction: int) -> Carry:
+    """``lax.while_loop`` of ``body_fun(operands, carry)`` while ``cond_fun(operands,
+    carry)``, from ``init``; vmapped on a CPU, in rounds of ``round_size(batch, fraction)``
+    elements (module docstring).
+
+    ``operands`` are what the loop reads and does not change. Everything the functions use
+    that may be batched must come in through ``operands`` or ``init``, not by closure
+    (``jax.custom_batching.custom_vmap``, which this is, cannot batch closed-over values).
+    ``custom_vmap`` functions are not differentiable.
+    """
+
+    def alone(operands, init):
+        return jax.lax.while_loop(lambda carry: cond_fun(operands, carry),
+                                  lambda carry: body_fun(operands, carry), init)
+
+    looped = jax.custom_batching.custom_vmap(alone)
+
+    @looped.def_vmap
+    def in_rounds(axis_size, in_batched, operands, init):
+        operands_batched, init_batched = in_batched
+        operand_axes = jax.tree.map(lambda batched: 0 if batched else None, operands_batched)
+        size = round_size(axis_size, fraction)
+        all_batched = jax.tree.map(lambda _: True, init)
+        if jax.default_backend() != "cpu" or size >= axis_size:
+            init_axes = jax.tree.map(lambda batched: 0 if batched else None, init_batched)
+            return jax.vmap(alone, (operand_axes, init_axes), axis_size=axis_size)(
+                operands, init), all_batched
+        carry = jax.tree.map(
+            lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *x.shape)),
+            init, init_batched)
+        step = jax.vmap(body_fun, (operand_axes, 0))
+        running = jax.vmap(cond_fun, (operand_axes, 0))
+
+        def round_(loop):
+            carry, going = loop
+            rank = jnp.cumsum(going) - 1
+            slot = jnp.where(going & (rank < size), rank, size)  # size: not in this round
+            picked = jnp.zeros(size, jnp.int32).at[slot].set(
+                jnp.arange(axis_size, dtype=jnp.int32), mode="drop")
+            real = jnp.arange(size) < jnp.sum(going)  # the other slots repeat element 0
+            picked_operands = jax.tree.map(lambda x, batched: x[picked] if batched else x,
+                                           operands, operands_batched)
+            stepped = step(picked_operands, jax.tree.map(lambda x: x[picked], carry))
+            back = jnp.where(real, picked, axis_size)  # axis_size: dropped
+            carry = jax.tree.map(lambda x, y: x.at[back].set(y, mode="drop"), carry, stepped)
+            going = going.at[back].set(running(picked_operands, stepped), mode="drop")
+            return carry, going
+
+        carry, _ = jax.lax.while_loop(lambda loop: jnp.any(loop[1]), round_,
+                                      (carry, running(operands, carry)))
+        return carry, all_batched
+
+    return looped(operands, init)
