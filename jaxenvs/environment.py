@@ -1,17 +1,23 @@
 """The base class every jaxenvs environment derives from.
 
 It is gymnax's ``Environment`` (so gymnax wrappers, adapters and the gymnax 1.0 contract of
-``reset``/``step`` with auto-reset and ``info["final_observation"]`` apply unchanged) plus the
-one thing gymnax lacks: checking parameters where they are made, with a readable error, rather
-than deep inside a trace.
+``reset``/``step`` with auto-reset and ``info["final_observation"]`` apply unchanged) plus two
+things gymnax lacks: checking parameters where they are made, with a readable error, rather
+than deep inside a trace; and, for environments whose reset costs a good part of a step, an
+auto-reset that resets only the finished envs of a batch.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Any
 
+import jax
+import jax.numpy as jnp
 from gymnax.environments import environment
+
+from jaxenvs import rounds
 
 
 class Environment(environment.Environment):
@@ -20,7 +26,42 @@ class Environment(environment.Environment):
     Subclasses implement gymnax's ``step_env``, ``reset_env``, spaces and ``default_params``,
     and override ``check_params`` to reject parameter values that would make the dynamics
     meaningless. ``jaxenvs.make`` calls it for every parameter set it returns.
+
+    gymnax's ``step`` computes a reset for every env at every step and keeps it where the
+    episode ended; under ``vmap`` that is a full reset of the batch per step. A subclass whose
+    reset is costly sets ``reset_round_fraction``: its ``step`` then resets in a loop over the
+    finished envs (``rounds.while_loop``), which a batch on a CPU runs in rounds of
+    ``1 / reset_round_fraction`` of the batch, usually one round or none. The result is the
+    same, bit for bit: each finished env gets ``reset_env`` of the same key.
     """
+
+    #: ``None``: gymnax's reset-every-step auto-reset; else the round fraction (class docstring).
+    reset_round_fraction: int | None = None
+
+    @partial(jax.jit, static_argnames=("self",))
+    def step(self, key, state, action, params=None):
+        """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
+        ``final_observation``); with ``reset_round_fraction`` set, resetting only the finished
+        envs."""
+        if self.reset_round_fraction is None:
+            return environment.Environment.step(self, key, state, action, params)
+        if params is None:
+            params = self.default_params
+        key_step, key_reset = jax.random.split(key)
+        obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
+                                                                   params)
+        truncated = self.is_truncated(state_st, params)
+
+        def reset(operands, carry):
+            key_reset, params = operands
+            return (*self.reset_env(key_reset, params), jnp.bool_(False))
+
+        obs, state, _ = rounds.while_loop(
+            lambda operands, carry: carry[2], reset, (key_reset, params),
+            (obs_st, state_st, terminated | truncated), self.reset_round_fraction)
+        info = {**info, "terminated": terminated, "truncated": truncated,
+                "final_observation": obs_st}
+        return obs, state, reward, terminated, truncated, info
 
     def check_params(self, params: Any) -> None:
         """Raise ``ValueError`` naming each invalid field of ``params``; accept by default."""

@@ -117,6 +117,10 @@ def rewards(battle: BattleState) -> jax.Array:
 
 
 class _Base(Environment):
+    #: A reset (drawing teams, a new battle) costs a good part of a step: reset only the
+    #: finished envs (``Environment.reset_round_fraction``).
+    reset_round_fraction = 32
+
     @property
     def default_params(self) -> PokeJAXParams:
         pool = team_pool()

@@ -1,0 +1,90 @@
+"""``Environment.step`` with ``reset_round_fraction``: resetting only the finished envs gives
+exactly gymnax's reset-every-step auto-reset.
+
+A small env whose episodes end after a random number of steps (so a batch has a few finished
+envs at most steps, and sometimes none or many) and whose reset draws from its key: the two
+auto-resets must agree on every output, ``info`` included, unbatched and at batch sizes that
+take one round, several rounds, or the plain vmapped loop.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import struct
+from gymnax.environments import spaces
+
+from jaxenvs.environment import Environment
+
+
+@struct.dataclass
+class _State:
+    time: jax.Array
+    length: jax.Array
+    value: jax.Array
+
+
+@struct.dataclass
+class _Params:
+    max_length: int = 8
+    max_steps_in_episode: int = 6
+
+
+class _Countdown(Environment):
+    """Episodes that end after 1..max_length steps (truncated after max_steps_in_episode);
+    the observation is a random value plus the step."""
+
+    @property
+    def default_params(self):
+        return _Params()
+
+    def reset_env(self, key, params):
+        length_key, value_key = jax.random.split(key)
+        state = _State(time=jnp.int32(0),
+                       length=jax.random.randint(length_key, (), 1, params.max_length + 1),
+                       value=jax.random.uniform(value_key))
+        return jnp.stack([state.value, 0.0]), state
+
+    def step_env(self, key, state, action, params):
+        state = state.replace(time=state.time + 1, value=state.value + action)
+        obs = jnp.stack([state.value, state.time.astype(jnp.float32)])
+        return obs, state, state.value, state.time >= state.length, {"time": state.time}
+
+    def action_space(self, params=None):
+        return spaces.Box(-1.0, 1.0, (), jnp.float32)
+
+
+class _CountdownSparse(_Countdown):
+    reset_round_fraction = 4
+
+
+def _rollout(env, batch, steps=30):
+    params = env.default_params
+
+    def one(key):
+        _, state = env.reset(key, params)
+
+        def body(state, t):
+            step_key, action_key = jax.random.split(jax.random.fold_in(key, t))
+            action = jax.random.uniform(action_key, (), minval=-1, maxval=1)
+            obs, state, reward, terminated, truncated, info = env.step(step_key, state,
+                                                                        action, params)
+            return state, (obs, state, reward, terminated, truncated, info)
+
+        return jax.lax.scan(body, state, jnp.arange(steps))[1]
+
+    keys = jax.random.split(jax.random.key(batch), max(batch, 1))
+    if batch == 0:  # unbatched
+        return jax.jit(one)(keys[0])
+    return jax.jit(jax.vmap(one))(keys)
+
+
+@pytest.mark.parametrize("batch", [0, 1, 2, 9, 200])
+def test_resetting_only_finished_envs_matches_gymnax(batch):
+    dense, sparse = _rollout(_Countdown(), batch), _rollout(_CountdownSparse(), batch)
+    terminated, truncated = np.asarray(dense[3]), np.asarray(dense[4])
+    assert terminated.any() and truncated.any() and not (terminated | truncated).all()
+    assert jax.tree.structure(dense) == jax.tree.structure(sparse)
+    for a, b in zip(jax.tree.leaves(dense), jax.tree.leaves(sparse)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
