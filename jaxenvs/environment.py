@@ -29,10 +29,10 @@ class Environment(environment.Environment):
 
     gymnax's ``step`` computes a reset for every env at every step and keeps it where the
     episode ended; under ``vmap`` that is a full reset of the batch per step. A subclass whose
-    reset is costly sets ``reset_round_fraction``: its ``step`` then resets in a loop over the
-    finished envs (``rounds.while_loop``), which a batch on a CPU runs in rounds of
-    ``1 / reset_round_fraction`` of the batch, usually one round or none. The result is the
-    same, bit for bit: each finished env gets ``reset_env`` of the same key.
+    reset is costly sets ``reset_round_fraction``: a batch on a CPU then resets its finished
+    envs only, in rounds of ``1 / reset_round_fraction`` of the batch, usually one round or
+    none (``rounds.where``; a lone env, or a batch of one round, resets as gymnax does). The
+    result is the same, bit for bit: each finished env gets ``reset_env`` of the same key.
     """
 
     #: ``None``: gymnax's reset-every-step auto-reset; else the round fraction (class docstring).
@@ -56,7 +56,7 @@ class Environment(environment.Environment):
             key_reset, params = operands
             return (*self.reset_env(key_reset, params), jnp.bool_(False))
 
-        obs, state, _ = rounds.while_loop(
+        obs, state, _ = rounds.where(
             lambda operands, carry: carry[2], reset, (key_reset, params),
             (obs_st, state_st, terminated | truncated), self.reset_round_fraction)
         info = {**info, "terminated": terminated, "truncated": truncated,
