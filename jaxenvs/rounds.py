@@ -4,8 +4,9 @@ the elements still running.
 Under ``vmap`` a ``lax.while_loop`` runs its body on the whole batch until the last element is
 done, so a batch pays its slowest element's iterations for every element. Where most elements
 need a few iterations and a few need many (a constraint solver's Newton steps; an opponent's
-decisions until the agent's next one), that is most of the work: at 512 envs of TCGJax, 8.4
-loop iterations per step for 3.1 decisions on average.
+decisions until the agent's next one), that is most of the work: at 512 envs of TCGJax, 9.4
+loop iterations per step (the agent's decision and the batch's longest opponent turn) for
+3.1 decisions on average.
 
 On a CPU, where a kernel costs in proportion to the elements it touches, ``while_loop``'s
 batched form instead takes the loop in rounds: each round gathers up to ``round_size``
@@ -68,13 +69,13 @@ def where(cond_fun: Callable[[Operands, Carry], jax.Array],
     Unbatched, and batched where ``while_loop`` would run the plain vmapped loop, it computes
     ``body_fun`` and selects, as ``jnp.where`` would (a loop there cost more than it saved:
     at batch 1, PokeJAX2P's auto-reset as a ``while_loop`` ran 1.53k steps/s, as a select
-    2.16k-2.24k); vmapped on a CPU above one round, it
-    runs ``body_fun`` on the elements where ``cond_fun`` holds only, in rounds (module
-    docstring). Arguments as for ``while_loop``.
+    2.16k-2.24k); vmapped on a CPU above one round, it runs ``body_fun`` on the elements
+    where ``cond_fun`` holds only, in rounds (module docstring). Arguments as for
+    ``while_loop``.
     """
     def alone(operands, init):
-        done = body_fun(operands, init)
-        return jax.tree.map(lambda a, b: jnp.where(cond_fun(operands, init), a, b), done, init)
+        holds = cond_fun(operands, init)
+        return jax.tree.map(lambda a, b: jnp.where(holds, a, b), body_fun(operands, init), init)
 
     return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction)
 
