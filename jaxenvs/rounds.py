@@ -31,6 +31,8 @@ from typing import Callable, TypeVar
 import jax
 import jax.numpy as jnp
 
+from jaxenvs.kernel import one_kernel
+
 Operands = TypeVar("Operands")
 Carry = TypeVar("Carry")
 
@@ -43,7 +45,7 @@ def round_size(batch: int, fraction: int) -> int:
 
 def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
                body_fun: Callable[[Operands, Carry], Carry], operands: Operands,
-               init: Carry, fraction: int) -> Carry:
+               init: Carry, fraction: int, kernel: bool = False) -> Carry:
     """``lax.while_loop`` of ``body_fun(operands, carry)`` while ``cond_fun(operands,
     carry)``, from ``init``; vmapped on a CPU, in rounds of ``round_size(batch, fraction)``
     elements (module docstring).
@@ -52,12 +54,18 @@ def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
     that may be batched must come in through ``operands`` or ``init``, not by closure
     (``jax.custom_batching.custom_vmap``, which this is, cannot batch closed-over values).
     ``custom_vmap`` functions are not differentiable.
+
+    ``kernel``: where the loop runs as one plain loop (unbatched, or batched within one round),
+    compile it whole as one XLA:CPU kernel (``jaxenvs.kernel``); the functions must then use
+    nothing a kernel cannot hold. (Rounds stay as they are: a kernel of ``body_fun`` called
+    from the rounds' loop, or from a vmapped loop's body, crashed XLA's emitter, jaxlib
+    0.10.2.)
     """
     def alone(operands, init):
         return jax.lax.while_loop(lambda carry: cond_fun(operands, carry),
                                   lambda carry: body_fun(operands, carry), init)
 
-    return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction)
+    return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kernel)
 
 
 def where(cond_fun: Callable[[Operands, Carry], jax.Array],
@@ -80,10 +88,12 @@ def where(cond_fun: Callable[[Operands, Carry], jax.Array],
     return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction)
 
 
-def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction):
+def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kernel=False):
     """``alone(operands, init)``, whose batched form on a CPU, above one round, steps the
-    elements where ``cond_fun`` holds with ``body_fun`` in rounds until it holds nowhere."""
-    looped = jax.custom_batching.custom_vmap(alone)
+    elements where ``cond_fun`` holds with ``body_fun`` in rounds until it holds nowhere;
+    ``kernel``: ``alone``, batched or not, as one XLA:CPU kernel."""
+    as_kernel = one_kernel if kernel else (lambda fun: fun)
+    looped = jax.custom_batching.custom_vmap(as_kernel(alone))
 
     @looped.def_vmap
     def in_rounds(axis_size, in_batched, operands, init):
@@ -93,7 +103,7 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction):
         all_batched = jax.tree.map(lambda _: True, init)
         if jax.default_backend() != "cpu" or size >= axis_size:
             init_axes = jax.tree.map(lambda batched: 0 if batched else None, init_batched)
-            return jax.vmap(alone, (operand_axes, init_axes), axis_size=axis_size)(
+            return as_kernel(jax.vmap(alone, (operand_axes, init_axes), axis_size=axis_size))(
                 operands, init), all_batched
         carry = jax.tree.map(
             lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *x.shape)),

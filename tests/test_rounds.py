@@ -25,8 +25,9 @@ def _collatz(operands, carry):
     return jnp.where(n % 2 == 0, n // 2, 3 * n + stride), steps + 1
 
 
-def _loop(limit, stride, start, steps0):
-    return rounds.while_loop(_going, _collatz, (limit, stride), (start, steps0), fraction=8)
+def _loop(limit, stride, start, steps0, kernel=False):
+    return rounds.while_loop(_going, _collatz, (limit, stride), (start, steps0), fraction=8,
+                             kernel=kernel)
 
 
 def _expected(limit, stride, start, steps0):
@@ -46,22 +47,30 @@ def _inputs(batch):
 
 @pytest.mark.parametrize("batch", [1, 2, 3, 17, 300])
 @pytest.mark.parametrize("backend", ["cpu", "gpu"])
-def test_batched_loop_gives_each_elements_own_result(batch, backend, monkeypatch):
+@pytest.mark.parametrize("kernel", [False, True])
+def test_batched_loop_gives_each_elements_own_result(batch, backend, kernel, monkeypatch):
     """Rounds (CPU, batches above one round) and the plain vmapped loop (an accelerator, or a
-    batch of one round) both give every element what a loop of its own gives; the stride is
-    shared by the batch (unbatched operand) and the step count starts unbatched."""
+    batch of one round; with ``kernel``, one XLA:CPU kernel on a CPU) both give every element
+    what a loop of its own gives; the stride is shared by the batch (unbatched operand) and
+    the step count starts unbatched."""
     monkeypatch.setattr(jax, "default_backend", lambda: backend)
     limit, start = _inputs(batch)
-    n, steps = jax.jit(jax.vmap(_loop, (0, None, 0, None)))(limit, 1, start, jnp.int32(0))
+    loop = lambda *args: _loop(*args, kernel=kernel)  # noqa: E731
+    n, steps = jax.jit(jax.vmap(loop, (0, None, 0, None)))(limit, 1, start, jnp.int32(0))
     expected = [_expected(limit[i], 1, start[i], 0) for i in range(batch)]
     np.testing.assert_array_equal(np.asarray(n), [e[0] for e in expected])
     np.testing.assert_array_equal(np.asarray(steps), [e[1] for e in expected])
     assert int(np.max(steps)) > 3 * int(np.median(steps)) or batch < 17  # uneven trip counts
 
 
-def test_unbatched_call_is_one_loop():
-    n, steps = jax.jit(_loop)(jnp.int32(200), 1, jnp.int32(27), jnp.int32(0))
+@pytest.mark.parametrize("kernel", [False, True])
+def test_unbatched_call_is_one_loop(kernel):
+    loop = jax.jit(lambda *args: _loop(*args, kernel=kernel))
+    n, steps = loop(jnp.int32(200), 1, jnp.int32(27), jnp.int32(0))
     assert (int(n), int(steps)) == _expected(200, 1, 27, 0) == (1, 111)
+    kernels = loop.lower(jnp.int32(200), 1, jnp.int32(27), jnp.int32(0)).compile().as_text()
+    assert ('xla_cpu_small_call="true",inlineable="false"' in kernels
+            or 'inlineable="false",xla_cpu_small_call="true"' in kernels) == kernel
 
 
 def test_rounds_only_on_a_cpu_and_above_one_round(monkeypatch):

@@ -99,9 +99,9 @@ def assemble(qvel: jax.Array, lim: Limits, con: Contacts, contact_jac: jax.Array
     dtype = qvel.dtype
     mu = model.FRICTION
 
-    # Joint limits: J = sign e_dof.
-    lim_j = jnp.zeros((model.NLIMIT, model.NV), dtype)
-    lim_j = lim_j.at[np.arange(model.NLIMIT), model.LIMITED_DOFS].set(lim.sign)
+    # Joint limits: J = sign e_dof (a select, not a scatter: see ``dynamics.actuator``).
+    one_hot = np.eye(model.NV, dtype=bool)[model.LIMITED_DOFS]
+    lim_j = jnp.where(one_hot, lim.sign[:, None], jnp.zeros((), dtype))
     lim_imp = impedance(lim.dist, _LIMIT_IMP)
     lim_r = jnp.maximum(model.MINVAL, (1 - lim_imp) / lim_imp
                         * const(model.DOF_INVWEIGHT0[model.LIMITED_DOFS], dtype))

@@ -85,4 +85,6 @@ def actuator(ctrl: jax.Array, dtype) -> jax.Array:
     """MuJoCo's ``qfrc_actuator``: motors with ``ctrl`` clamped to the control range."""
     lo, hi = model.CTRL_RANGE
     torque = const(model.ACTUATOR_GEAR, dtype) * jnp.clip(jnp.asarray(ctrl, dtype), lo, hi)
-    return jnp.zeros(model.NV, dtype).at[model.ACTUATED_DOFS].set(torque)
+    # The motors drive the last dofs (``model.ACTUATED_DOFS``); a concatenation, not a
+    # scatter, so that it can go in an XLA:CPU kernel (``jaxenvs.kernel``).
+    return jnp.concatenate([jnp.zeros(model.ACTUATED_DOFS[0], dtype), torque])

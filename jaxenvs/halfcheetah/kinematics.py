@@ -49,11 +49,17 @@ def perp(r: jax.Array) -> jax.Array:
     return jnp.stack([r[..., 1], -r[..., 0]], axis=-1)
 
 
-def frames(qpos: jax.Array) -> Frames:
-    """Forward kinematics of one configuration ``qpos[9]``."""
-    dtype = qpos.dtype
+def rotations(qpos: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``(cos, sin)`` ``[7]`` of each body's angle about y at ``qpos[9]``."""
     angle = linalg.select_sum(model.ROTATES, qpos)
-    cos, sin = jnp.cos(angle), jnp.sin(angle)
+    return jnp.cos(angle), jnp.sin(angle)
+
+
+def frames(qpos: jax.Array, rotation: tuple[jax.Array, jax.Array] | None = None) -> Frames:
+    """Forward kinematics of one configuration ``qpos[9]``; ``rotation``: its ``rotations``,
+    if already computed."""
+    dtype = qpos.dtype
+    cos, sin = rotations(qpos) if rotation is None else rotation
     has_parent = model.BODY_PARENT >= 0
     parent = np.maximum(model.BODY_PARENT, 0)  # the torso's entry is masked out
     # Each body's offset from its parent's origin, in world axes; the torso's offset from the
