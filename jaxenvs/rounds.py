@@ -79,7 +79,7 @@ def where(cond_fun: Callable[[Operands, Carry], jax.Array],
     at batch 1, PokeJAX2P's auto-reset as a ``while_loop`` ran 1.53k steps/s, as a select
     2.16k-2.24k); vmapped on a CPU above one round, it runs ``body_fun`` on the elements
     where ``cond_fun`` holds only, in rounds (module docstring). Arguments as for
-    ``while_loop``.
+    ``while_loop`` (no ``kernel``: a select or a single pass gains nothing from one).
     """
     def alone(operands, init):
         holds = cond_fun(operands, init)

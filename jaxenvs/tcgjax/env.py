@@ -149,8 +149,8 @@ def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxSta
 
 
 class _Base(Environment):
-    #: A reset (drawing teams, a new battle) costs a good part of a step: reset only the
-    #: finished envs (``Environment.reset_round_fraction``).
+    #: A reset (shuffling both decks, dealing, the opponent's setup) costs a good part of a
+    #: step: reset only the finished envs (``Environment.reset_round_fraction``).
     reset_round_fraction = 32
 
     @property
