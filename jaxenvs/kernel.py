@@ -26,10 +26,24 @@ first form of this wrapper, which also marked the calls inside), 12.6k and 9.6 s
 
 A kernel must not contain what that emitter does not implement: scatters that XLA keeps as
 scatters (``x.at[i].set`` under ``vmap``), sorts, custom calls (LAPACK's, for instance),
-collectives. The compile then fails (``UNIMPLEMENTED``, or missing runtime symbols), so a
-mistake shows at once. Where a kernel is called from matters too: called from the body of a
-vmapped ``while_loop``, jaxlib 0.10.2's emitter aborted the process on a failed check, so
-``rounds.while_loop`` puts a loop in a kernel whole rather than its body.
+collectives, and reductions that XLA hands to a library: a ``jnp.max`` over the 54 rows of
+a round of 256 states became a YNNPACK fusion (write such reductions as elementwise chains,
+``halfcheetah.linalg.ordered_reduce``). The compile then fails (``UNIMPLEMENTED``, or missing
+runtime symbols), so a mistake shows at once.
+
+Two more hazards, both met with jaxlib 0.10.2:
+
+- The emitter requires every parameter of the kernel to be read inside it: it hands the
+  kernel the buffers that its operations read and write, and aborted the process (a failed
+  check, "All or none of the slices should have an explicit index") on a parameter that none
+  of them read (a Newton step, which does not read its iterate's ``done`` flag, as the step of
+  ``rounds.while_loop``'s rounds). ``one_kernel`` therefore passes only the arguments that the
+  traced function reads (``_used_inputs``); the others reach it as zeros of their shape. An
+  argument that XLA itself finds to be a constant can still end up unread: pass kernels no
+  constants.
+- A ``while_loop`` whose body is nothing but a kernel's call, the loop's state in and out,
+  never ended: XLA moved the call out of the loop. Put such a loop inside the kernel instead
+  (``rounds.while_loop`` does), or give its body more than the call.
 """
 
 from __future__ import annotations
@@ -38,12 +52,33 @@ import functools
 from typing import Callable, TypeVar
 
 import jax
+import jax.extend.core as jex
+import jax.numpy as jnp
 from jax.experimental.xla_metadata import set_xla_metadata
 
 F = TypeVar("F", bound=Callable)
 
 #: The frontend attributes of a kernel's ``call``.
 ATTRIBUTES = {"xla_cpu_small_call": "true", "inlineable": "false"}
+
+
+def _used_inputs(jaxpr: jex.Jaxpr, used_outputs: list[bool]) -> list[bool]:
+    """Which of ``jaxpr``'s inputs its ``used_outputs`` depend on: a backward pass over its
+    equations, through the bodies of nested ``jit``s (whose unused inputs XLA also removes
+    once it inlines them); any other equation that is needed uses all its inputs."""
+    live = {v for v, used in zip(jaxpr.outvars, used_outputs)
+            if used and isinstance(v, jex.Var)}
+    for eqn in reversed(jaxpr.eqns):
+        needed = [v in live for v in eqn.outvars]
+        if not any(needed) and not eqn.effects:
+            continue
+        inner = eqn.params.get("jaxpr")
+        if eqn.primitive.name in ("jit", "pjit") and isinstance(inner, jex.ClosedJaxpr):
+            reads = _used_inputs(inner.jaxpr, needed)
+        else:
+            reads = [True] * len(eqn.invars)
+        live.update(v for v, read in zip(eqn.invars, reads) if read and isinstance(v, jex.Var))
+    return [v in live for v in jaxpr.invars]
 
 
 def one_kernel(fun: F) -> F:
@@ -59,6 +94,21 @@ def one_kernel(fun: F) -> F:
     def call(*args):
         if jax.default_backend() != "cpu":
             return fun(*args)
-        return set_xla_metadata(jitted(*args), **ATTRIBUTES)
+        traced = jitted.trace(*args)  # jit's cache: the call below does not trace again
+        closed = traced.jaxpr
+        used = _used_inputs(closed.jaxpr, [True] * len(closed.jaxpr.outvars))
+        if all(used):
+            return set_xla_metadata(jitted(*args), **ATTRIBUTES)
+        leaves = jax.tree.leaves(args)
+
+        @jax.jit
+        def pruned(*kept):
+            kept = iter(kept)
+            full = [next(kept) if use else jnp.zeros(jnp.shape(x), jnp.result_type(x))
+                    for x, use in zip(leaves, used)]
+            return jax.tree.unflatten(traced.out_tree, jex.jaxpr_as_fun(closed)(*full))
+
+        return set_xla_metadata(pruned(*(x for x, use in zip(leaves, used) if use)),
+                                **ATTRIBUTES)
 
     return call

@@ -55,3 +55,36 @@ def test_a_batched_scatter_in_a_kernel_is_refused():
 
     with pytest.raises(jax.errors.JaxRuntimeError, match="scatter"):
         jax.jit(jax.vmap(one_kernel(scatter)))(jnp.zeros((64, 5)), jnp.arange(64) % 5)
+
+
+def _step_ignoring_scale(x, scale, count):
+    """A loop step that does not read ``scale``."""
+    return jnp.sin(x) + 0.5 * x, count + 1
+
+
+def _parameters_of_kernel(compiled_text: str) -> int:
+    """The number of parameters of the one marked call's computation."""
+    [call] = _kernel_calls(compiled_text)
+    name = call.split("to_apply=")[1].split(",")[0]
+    body = compiled_text.split(f"\n{name} (")[1].split("\n}")[0]
+    return body.count(" parameter(")
+
+
+def test_an_argument_the_kernel_does_not_read_is_left_out():
+    """XLA's emitter aborted the process on a kernel parameter that nothing inside reads
+    (``tests/test_rounds.py``'s kernel loops, whose step does not read the limit, did);
+    ``one_kernel`` passes the kernel only what the function reads, with the same results."""
+    kernel = one_kernel(_step_ignoring_scale)
+
+    def loop(step):
+        def run(x, scale, start):
+            def body(carry):
+                y, count = step(carry[0], scale, carry[1])
+                return jnp.cos(y), count
+            return jax.lax.while_loop(lambda c: c[1] < 7, body, (x, start))[0]
+        return jax.jit(jax.vmap(run, (0, 0, None)))
+
+    args = (jnp.linspace(-2.0, 2.0, 40).reshape(8, 5), jnp.linspace(1.0, 2.0, 8),
+            jnp.int32(0))
+    np.testing.assert_array_equal(loop(kernel)(*args), loop(_step_ignoring_scale)(*args))
+    assert _parameters_of_kernel(loop(kernel).lower(*args).compile().as_text()) == 2
