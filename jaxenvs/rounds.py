@@ -55,11 +55,10 @@ def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
     (``jax.custom_batching.custom_vmap``, which this is, cannot batch closed-over values).
     ``custom_vmap`` functions are not differentiable.
 
-    ``kernel``: where the loop runs as one plain loop (unbatched, or batched within one round),
-    compile it whole as one XLA:CPU kernel (``jaxenvs.kernel``); the functions must then use
-    nothing a kernel cannot hold. (Rounds stay as they are: a kernel of ``body_fun`` called
-    from the rounds' loop, or from a vmapped loop's body, crashed XLA's emitter, jaxlib
-    0.10.2.)
+    ``kernel``: compile the loop on a CPU as XLA:CPU kernels (``jaxenvs.kernel``): where it
+    runs as one plain loop (unbatched, or batched within one round), the whole loop as one
+    kernel; in rounds, each round's ``body_fun`` on its gathered elements as one. The functions
+    must then use nothing a kernel cannot hold.
     """
     def alone(operands, init):
         return jax.lax.while_loop(lambda carry: cond_fun(operands, carry),
@@ -91,7 +90,7 @@ def where(cond_fun: Callable[[Operands, Carry], jax.Array],
 def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kernel=False):
     """``alone(operands, init)``, whose batched form on a CPU, above one round, steps the
     elements where ``cond_fun`` holds with ``body_fun`` in rounds until it holds nowhere;
-    ``kernel``: ``alone``, batched or not, as one XLA:CPU kernel."""
+    ``kernel``: ``alone``, batched or not, and each round's step as XLA:CPU kernels."""
     as_kernel = one_kernel if kernel else (lambda fun: fun)
     looped = jax.custom_batching.custom_vmap(as_kernel(alone))
 
@@ -108,7 +107,7 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kern
         carry = jax.tree.map(
             lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *x.shape)),
             init, init_batched)
-        step = jax.vmap(body_fun, (operand_axes, 0))
+        step = as_kernel(jax.vmap(body_fun, (operand_axes, 0)))
         running = jax.vmap(cond_fun, (operand_axes, 0))
 
         def round_(loop):

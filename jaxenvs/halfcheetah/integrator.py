@@ -9,9 +9,9 @@ diag(damping))^-1 (qfrc_smooth + qfrc_constraint)``, ``qvel += h qacc``, ``qpos 
 (the new velocity: semi-implicit Euler).
 
 On a CPU ``step`` runs as four XLA:CPU kernels (``jaxenvs.kernel``): the two halves of
-``smooth`` (dynamics, collision), the solver's Newton loop (within one round of its batch), and
-the integration. Measured at batch 1: 6.1k env steps/s as XLA's fused operations, 17.6k so;
-with ``smooth`` as one kernel, 15.7k.
+``smooth`` (dynamics, collision), the solver's Newton iterations (its loop, or each round's
+Newton step where a batch takes them in rounds), and the integration. Measured at batch 1:
+6.1k env steps/s as XLA's fused operations, 17.6k so; with ``smooth`` as one kernel, 15.7k.
 """
 
 from __future__ import annotations

@@ -45,13 +45,20 @@ import numpy as np
 BLOCK = 3
 
 
-def ordered_sum(terms) -> jax.Array:
-    """``terms[0] + terms[1] + ...``, left to right."""
+def ordered_reduce(op, terms) -> jax.Array:
+    """``op(op(terms[0], terms[1]), terms[2])...``, left to right: a reduction as a chain of
+    elementwise operations, which XLA neither reorders nor hands to a library (a reduction in
+    an XLA:CPU kernel can fail to compile there; ``jaxenvs.kernel``)."""
     terms = list(terms)
     total = terms[0]
     for term in terms[1:]:
-        total = total + term
+        total = op(total, term)
     return total
+
+
+def ordered_sum(terms) -> jax.Array:
+    """``terms[0] + terms[1] + ...``, left to right."""
+    return ordered_reduce(jnp.add, terms)
 
 
 def tree_sum(x: jax.Array) -> jax.Array:

@@ -25,9 +25,12 @@ take no step, a quarter one, and 3% three or more (at most ``ITERATIONS``). A vm
 would run every state of a batch as long as its slowest, so on a CPU a batch takes its steps
 in rounds over the states still iterating (``rounds.while_loop``): 3-4x fewer Newton steps at 256
 states. Either way each state's steps are the same operations as alone, so its result does
-not depend on the batch it runs in. Where the iterations run as one loop (a batch within one
-round: a lone env, small batches), XLA:CPU compiles that loop as one kernel
-(``jaxenvs.kernel``), without a dispatch per fused operation.
+not depend on the batch it runs in. On a CPU the iterations compile as XLA:CPU kernels
+(``jaxenvs.kernel``), without a dispatch per fused operation: where they run as one loop (a
+batch within one round: a lone env, small batches) the whole loop is one kernel, and in
+rounds each round's Newton step is one. (So the step's reductions are elementwise chains,
+``linalg.ordered_reduce``: XLA handed ``jnp.max`` over a round of 256 states to YNNPACK,
+which a kernel cannot hold.)
 """
 
 from __future__ import annotations
@@ -84,8 +87,8 @@ def _line_search(direction, M, resid_smooth, jar, w, J):
     # ones before the minimum: the last of them and the first breakpoint after it bracket it.
     # (``hi`` is taken from ``lo`` rather than from the slopes again, so that XLA evaluates the
     # slopes, the line search's main cost, once.)
-    lo = jnp.max(jnp.where(finite & (at_breaks < 0), breaks, 0))
-    hi = jnp.min(jnp.where(breaks > lo, breaks, jnp.inf))
+    lo = linalg.ordered_reduce(jnp.maximum, jnp.where(finite & (at_breaks < 0), breaks, 0))
+    hi = linalg.ordered_reduce(jnp.minimum, jnp.where(breaks > lo, breaks, jnp.inf))
     mid = jnp.where(jnp.isfinite(hi), 0.5 * (lo + hi), lo + 1)
     on = (jar + mid * jd) < 0
     num = g0 + linalg.ordered_sum(jnp.where(on, w * jd * jar, 0))
@@ -154,15 +157,15 @@ def _newton(p: Problem, it: Iterate) -> Iterate:
     direction = -linalg.solve_spd(p.M + linalg.gram(p.J, on), grad)
     # Converged: the step is at rounding level. Stop there, since the line search along a
     # step of pure rounding noise would only move qacc by noise.
-    size = jnp.max(jnp.abs(direction))
-    small = size <= CONVERGED * eps * (1 + jnp.max(jnp.abs(it.qacc)))
+    size = linalg.ordered_reduce(jnp.maximum, jnp.abs(direction))
+    small = size <= CONVERGED * eps * (1 + linalg.ordered_reduce(jnp.maximum, jnp.abs(it.qacc)))
     alpha = _line_search(direction, p.M, resid, it.jar, p.w, p.J)
     qacc = jnp.where(small, it.qacc, it.qacc + alpha * direction)
     jar, pushing = _violated(p, qacc)
     # The same rows push after the step: the cost was the Newton step's quadratic all along
     # it, so the step landed on its minimiser, the cost's (the next step would be rounding
     # noise, which the check above would discard).
-    settled = jnp.all(pushing == it.pushing)
+    settled = linalg.ordered_reduce(jnp.logical_and, pushing == it.pushing)
     count = it.count + 1
     return Iterate(qacc=qacc, jar=jar, pushing=pushing, count=count,
                    done=small | settled | (count >= ITERATIONS))
