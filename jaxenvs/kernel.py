@@ -81,6 +81,20 @@ def _used_inputs(jaxpr: jex.Jaxpr, used_outputs: list[bool]) -> list[bool]:
     return [v in live for v in jaxpr.invars]
 
 
+@functools.lru_cache(maxsize=256)
+def _reading_only(closed: jex.ClosedJaxpr, used: tuple[bool, ...], out_tree) -> Callable:
+    """``closed`` (a traced function, ``out_tree`` its results' structure) as a jitted function
+    of the inputs that ``used`` marks, the others zeros. Cached, since JAX's trace cache hands
+    back the same ``closed`` for the same argument types: a kernel called again compiles once."""
+    @jax.jit
+    def reading_only(*kept):
+        kept = iter(kept)
+        inputs = [next(kept) if use else jnp.zeros(aval.shape, aval.dtype)
+                  for aval, use in zip(closed.in_avals, used)]
+        return jax.tree.unflatten(out_tree, jex.jaxpr_as_fun(closed)(*inputs))
+    return reading_only
+
+
 def one_kernel(fun: F) -> F:
     """``fun`` (array arguments and results), compiled by XLA:CPU as one kernel (module
     docstring); unchanged on other backends. Works under ``vmap``, ``jit`` and control flow.
@@ -96,19 +110,11 @@ def one_kernel(fun: F) -> F:
             return fun(*args)
         traced = jitted.trace(*args)  # jit's cache: the call below does not trace again
         closed = traced.jaxpr
-        used = _used_inputs(closed.jaxpr, [True] * len(closed.jaxpr.outvars))
+        used = tuple(_used_inputs(closed.jaxpr, [True] * len(closed.jaxpr.outvars)))
         if all(used):
             return set_xla_metadata(jitted(*args), **ATTRIBUTES)
-        leaves = jax.tree.leaves(args)
-
-        @jax.jit
-        def pruned(*kept):
-            kept = iter(kept)
-            full = [next(kept) if use else jnp.zeros(jnp.shape(x), jnp.result_type(x))
-                    for x, use in zip(leaves, used)]
-            return jax.tree.unflatten(traced.out_tree, jex.jaxpr_as_fun(closed)(*full))
-
-        return set_xla_metadata(pruned(*(x for x, use in zip(leaves, used) if use)),
-                                **ATTRIBUTES)
+        kernel = _reading_only(closed, used, traced.out_tree)
+        kept = [x for x, use in zip(jax.tree.leaves(args), used) if use]
+        return set_xla_metadata(kernel(*kept), **ATTRIBUTES)
 
     return call
