@@ -31,6 +31,7 @@ from typing import Callable, TypeVar
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import lazy_vmap
 from jaxenvs.kernel import one_kernel
 
 Operands = TypeVar("Operands")
@@ -50,10 +51,10 @@ def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
     carry)``, from ``init``; vmapped on a CPU, in rounds of ``round_size(batch, fraction)``
     elements (module docstring).
 
-    ``operands`` are what the loop reads and does not change. Everything the functions use
-    that may be batched must come in through ``operands`` or ``init``, not by closure
-    (``jax.custom_batching.custom_vmap``, which this is, cannot batch closed-over values).
-    ``custom_vmap`` functions are not differentiable.
+    ``operands`` are what the loop reads and does not change. Every traced value the
+    functions use must come in through ``operands`` or ``init``, not by closure
+    (``jaxenvs.lazy_vmap.custom_vmap``, which this is, traces the unbatched loop only when
+    compiling it). The loop is not differentiable.
 
     ``kernel``: compile the loop on a CPU as XLA:CPU kernels (``jaxenvs.kernel``): where it
     runs as one plain loop (unbatched, or batched within one round), the whole loop as one
@@ -92,9 +93,7 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kern
     elements where ``cond_fun`` holds with ``body_fun`` in rounds until it holds nowhere;
     ``kernel``: ``alone``, batched or not, and each round's step as XLA:CPU kernels."""
     as_kernel = one_kernel if kernel else (lambda fun: fun)
-    looped = jax.custom_batching.custom_vmap(as_kernel(alone))
 
-    @looped.def_vmap
     def in_rounds(axis_size, in_batched, operands, init):
         operands_batched, init_batched = in_batched
         operand_axes = jax.tree.map(lambda batched: 0 if batched else None, operands_batched)
@@ -129,4 +128,6 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kern
                                       (carry, running(operands, carry)))
         return carry, all_batched
 
+    looped = lazy_vmap.custom_vmap(as_kernel(alone), in_rounds,
+                                   lambda operands, init: jax.tree.map(jax.typeof, init))
     return looped(operands, init)
