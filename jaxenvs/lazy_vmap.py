@@ -15,10 +15,11 @@ its whole first compile 13.3 s against 10.6-11.7 s; TCGJax at 1024 traced in 13.
 This ``custom_vmap`` is a primitive whose result types are given (``out_shapes``, which can
 be far cheaper than a trace: a loop's carry, or the shapes of an unbatched function), whose
 batching rule is the given rule, and whose lowering, the only use of the unbatched form,
-traces ``fun`` then. ``fun``, ``rule`` and ``out_shapes`` must therefore take every traced
-value they use as an argument: a closed-over tracer of an enclosing ``jit`` would be out of
-scope by the time ``fun`` is traced (JAX raises ``UnexpectedTracerError``). Like
-``jax.custom_batching.custom_vmap``, the result is not differentiable.
+traces ``fun`` then. ``fun`` and ``rule`` must therefore take every traced value they use as
+an argument: a closed-over tracer of an enclosing ``jit`` is out of scope by the time ``fun``
+is traced (the lowering raises a ``TypeError`` saying so), or by the time ``rule`` runs when
+that ``jit``'s function is vmapped (as it is for ``jax.custom_batching.custom_vmap``'s rule).
+Like that ``custom_vmap``, the result is not differentiable.
 """
 
 from __future__ import annotations
@@ -88,8 +89,15 @@ def _impl(*flat, functions, in_tree, out_tree, out_avals):
 
 
 def _lowering(ctx, *flat, functions, in_tree, out_tree, out_avals):
-    return mlir.lower_fun(_flat_fun(functions, in_tree, out_tree),
-                          multiple_results=True)(ctx, *flat)
+    try:
+        return mlir.lower_fun(_flat_fun(functions, in_tree, out_tree),
+                              multiple_results=True)(ctx, *flat)
+    except TypeError as error:
+        if "Tracer" not in str(error):
+            raise
+        raise TypeError(f"custom_vmap: the unbatched function of {functions!r} uses a traced "
+                        "value it does not take as an argument (a closure over a tracer); "
+                        "pass it in as an argument (jaxenvs.lazy_vmap)") from error
 
 
 def _batching_rule(flat, dims, *, functions, in_tree, out_tree, out_avals):

@@ -74,3 +74,14 @@ def test_results_that_do_not_match_out_shapes_raise():
     with pytest.raises(ValueError, match="out_shapes"):
         jax.vmap(lazy_vmap.custom_vmap(lambda x: x, lambda n, b, x: ((x, x), (b, b)),
                                        lambda x: jax.eval_shape(lambda: x)))(jnp.ones((2, 2)))
+
+
+def test_an_unbatched_function_closing_over_a_tracer_raises_a_clear_error():
+    @jax.jit
+    def shifted(x, y):
+        call = lazy_vmap.custom_vmap(lambda a: a + y, lambda n, b, a: (a + y, b[0]),
+                                     lambda a: jax.typeof(a))
+        return call(x)
+
+    with pytest.raises(TypeError, match="closure over a tracer"):
+        shifted(jnp.ones(2), 2.0)
