@@ -85,7 +85,9 @@ def _abstract_eval(*avals, functions, in_tree, out_tree, out_avals):
 
 
 def _impl(*flat, functions, in_tree, out_tree, out_avals):
-    return jax.jit(_flat_fun(functions, in_tree, out_tree))(*flat)
+    # eagerly, as jax's custom_vmap evaluates its traced function: no new jit (and compile)
+    # for each call outside one
+    return _flat_fun(functions, in_tree, out_tree)(*flat)
 
 
 def _lowering(ctx, *flat, functions, in_tree, out_tree, out_avals):
