@@ -19,7 +19,7 @@ active Pokémon against the foe's active Pokémon (or itself), in Showdown's ord
    fixed damage, Counter's twice the last damage, a one-hit KO's 65535; later hits repeat the
    first's), drain and recoil, or a substitute taking it;
 6. Self-Destruct's faint, healing, screens and Focus Energy, the special ``onHit`` effects
-   (``lax.switch`` over ``MOVE_EFFECT``: Rest, Substitute, Mimic, Transform, Conversion,
+   (``branches.switch`` over ``MOVE_EFFECT``: Rest, Substitute, Mimic, Transform, Conversion,
    Disable, Haze);
 7. a chance secondary (stat drop, status, flinch or confusion), then stat stages (``boost``,
    with Gen 1's stat recomputation, the 999 / 1 limits and the re-applied status drops), a
@@ -51,6 +51,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import branches
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax.data import gen1
@@ -168,7 +169,7 @@ KEEP_LAST_DAMAGE = frozenset((
     "toxic", "transform"))
 #: ``MOVE_HITS`` code for 2-5 hits.
 HITS_2_TO_5 = 0
-#: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``lax.switch`` in ``use_move``.
+#: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``branches.switch`` in ``use_move``.
 EFFECTS = ("none", "rest", "substitute", "mimic", "transform", "conversion", "disable",
            "haze")
 _D = gen1()
@@ -736,7 +737,7 @@ def _haze(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
         disable_turns=clear(state.disable_turns))
 
 
-#: The ``lax.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
+#: The ``branches.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
 _EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform, _conversion,
                     _disable, _haze)
 
@@ -882,7 +883,8 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     state = cond.add_volatile(state, foe, cond.LEECH_SEED, reaches & MOVE_SEEDS[move])
 
     # the special onHit effects
-    state = jax.lax.switch(MOVE_EFFECT[move], _EFFECT_BRANCHES, state, side, hit)
+    state = branches.switch(MOVE_EFFECT[move], _EFFECT_BRANCHES, state, side, hit,
+                            result_shapes=state)
 
     # a secondary: ceil(chance * 256 / 100) out of 256, if the target still stands; a
     # paralysis, burn or freeze secondary is not even rolled against a target of the move's type;

@@ -19,6 +19,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import branches
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.state import VOLATILES, BattleState
@@ -93,8 +94,8 @@ def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
         legal: jax.Array) -> jax.Array:
     """The action of policy ``policy`` (``RANDOM`` or ``GREEDY``) for ``side``.
 
-    A ``lax.cond``: where the policy is shared by a batch (params not vmapped over), only
-    that policy's computation runs."""
-    return jax.lax.cond(jnp.asarray(policy) == GREEDY, greedy,
-                        lambda key, state, side, legal: random_legal(key, legal),
-                        key, state, side, legal)
+    A ``branches.cond``: where the policy is shared by a batch (params not vmapped over),
+    only that policy's computation runs."""
+    return branches.cond(jnp.asarray(policy) == GREEDY, greedy,
+                         lambda key, state, side, legal: random_legal(key, legal),
+                         key, state, side, legal, result_shapes=jnp.int32(0))

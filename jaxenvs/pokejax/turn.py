@@ -34,6 +34,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import branches
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.data import gen1
@@ -188,26 +189,32 @@ def _check_win(state: BattleState) -> BattleState:
     return state.replace(winner=jnp.where(state.winner == NO_WINNER, winner, state.winner))
 
 
-def run_action(state: BattleState, side: jax.Array, action: jax.Array
+def _run_switch(state: BattleState, side: jax.Array, action: jax.Array
                 ) -> tuple[BattleState, jax.Array]:
+    """``run_action`` of a switch action."""
+    state = _event_tie(_switch_in(state, side, action - FIRST_SWITCH + 1))
+    # runSwitch: a burned or poisoned Pokémon is hurt as it comes in
+    state, fainted = cond.residual_damage(state, side, True)
+    state = _check_win(_faint(state, side, fainted))
+    return _event_tie(state, ~fainted), fainted
+
+
+def _run_move(state: BattleState, side: jax.Array, action: jax.Array
+              ) -> tuple[BattleState, jax.Array]:
+    """``run_action`` of a move action (the move is the active Pokémon's chosen one)."""
+    state, target_fainted, user_fainted = mv.use_move(state, side)
+    state = _faint(state, 1 - side, target_fainted)
+    state = _check_win(_faint(state, side, user_fainted))
+    fainted = target_fainted | user_fainted
+    return _event_tie(state, ~fainted), fainted
+
+
+def run_action(state: BattleState, side: jax.Array, action: jax.Array
+               ) -> tuple[BattleState, jax.Array]:
     """One queued action (switch or move) and the ``Update`` after it. Returns (state, a
     faint cleared the queue)."""
-
-    def switch(state):
-        state = _event_tie(_switch_in(state, side, action - FIRST_SWITCH + 1))
-        # runSwitch: a burned or poisoned Pokémon is hurt as it comes in
-        state, fainted = cond.residual_damage(state, side, True)
-        state = _check_win(_faint(state, side, fainted))
-        return _event_tie(state, ~fainted), fainted
-
-    def move(state):
-        state, target_fainted, user_fainted = mv.use_move(state, side)
-        state = _faint(state, 1 - side, target_fainted)
-        state = _check_win(_faint(state, side, user_fainted))
-        fainted = target_fainted | user_fainted
-        return _event_tie(state, ~fainted), fainted
-
-    return jax.lax.cond(action >= FIRST_SWITCH, switch, move, state)
+    return branches.cond(action >= FIRST_SWITCH, _run_switch, _run_move, state, side, action,
+                         result_shapes=(state, jnp.bool_(False)))
 
 
 _GHOST = gen1().type_index["Ghost"]
@@ -332,7 +339,8 @@ def step(state: BattleState, actions: jax.Array) -> BattleState:
     finished battle is returned unchanged."""
     actions = jnp.asarray(actions, jnp.int32)
     moving = state.request[0] == REQ_MOVE
-    new = jax.lax.cond(moving, _move_turn, _switch_turn, state, actions)
+    new = branches.cond(moving, _move_turn, _switch_turn, state, actions,
+                       result_shapes=state)
     return select(state.winner == NO_WINNER, new, state)
 
 

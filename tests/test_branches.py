@@ -1,0 +1,99 @@
+"""``jaxenvs.branches``: ``switch`` and ``cond`` give ``lax.switch``'s and ``lax.cond``'s
+results in every form, and their batched form leaves the operands the batch shares (a
+closed-over table among them) unbroadcast."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs import branches
+
+TABLE = jnp.arange(1000 * 13, dtype=jnp.int32).reshape(1000, 13)
+
+
+def _look_up(row, col):
+    return TABLE[row, col]
+
+
+def _negate(row, col):
+    return -row
+
+
+def _square(row, col):
+    return row * row
+
+
+BRANCHES = (_look_up, _negate, _square)
+
+
+def _expected(index, row, col):
+    return jax.lax.switch(index, BRANCHES, row, col)
+
+
+def _table_sized_broadcasts(jaxpr, batch):
+    """The broadcasts in ``jaxpr`` (and the jaxprs inside it) to ``(batch, *TABLE.shape)``."""
+    found = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "broadcast_in_dim" and \
+                tuple(eqn.outvars[0].aval.shape) == (batch, *TABLE.shape):
+            found.append(eqn)
+        for param in eqn.params.values():
+            for inner in (param if isinstance(param, (list, tuple)) else [param]):
+                inner = getattr(inner, "jaxpr", inner)
+                if hasattr(inner, "eqns"):
+                    found += _table_sized_broadcasts(inner, batch)
+    return found
+
+
+def test_unbatched_calls_are_lax_switch_with_the_index_clamped():
+    for index in (-3, 0, 1, 2, 7):
+        for call in (branches.switch, jax.jit(branches.switch, static_argnums=1)):
+            got = call(jnp.int32(index), BRANCHES, jnp.int32(5), jnp.int32(3))
+            assert int(got) == int(_expected(index, jnp.int32(5), jnp.int32(3)))
+
+
+def test_a_batched_index_selects_each_elements_branch_without_broadcasting_the_table():
+    index = jnp.asarray([0, 1, 2, 0, 5, -1], jnp.int32)
+    rows = jnp.asarray([3, 4, 5, 999, 7, 8], jnp.int32)
+    cols = jnp.asarray([0, 12, 1, 12, 2, 3], jnp.int32)
+    ours = jax.vmap(lambda i, r, c: branches.switch(i, BRANCHES, r, c))
+    np.testing.assert_array_equal(jax.jit(ours)(index, rows, cols),
+                                  jax.vmap(_expected)(index, rows, cols))
+    assert not _table_sized_broadcasts(jax.make_jaxpr(ours)(index, rows, cols).jaxpr, 6)
+    # the failure this module exists for: jax's batched cond copies the table per element
+    assert _table_sized_broadcasts(jax.make_jaxpr(jax.vmap(_expected))(index, rows, cols).jaxpr,
+                                   6)
+
+
+def test_a_shared_index_runs_one_branch_over_the_batched_operands():
+    rows = jnp.asarray([3, 4, 5], jnp.int32)
+    for index in (0, 1, 2):
+        ours = jax.vmap(lambda r, c: branches.switch(jnp.int32(index), BRANCHES, r, c),
+                        in_axes=(0, None))
+        np.testing.assert_array_equal(ours(rows, jnp.int32(4)),
+                                      jax.vmap(_expected, (None, 0, None))(index, rows, 4))
+        jaxpr = jax.make_jaxpr(ours)(rows, jnp.int32(4)).jaxpr
+        assert [e.primitive.name for e in jaxpr.eqns].count("cond") == 1
+
+
+def test_cond_takes_pytrees_and_result_shapes_as_declared():
+    def true_fun(state, x):
+        return {"a": state["a"] + x, "b": state["b"]}, x > 0
+
+    def false_fun(state, x):
+        return {"a": state["a"] - x, "b": ~state["b"]}, x < 0
+
+    def ours(pred, state, x):
+        return branches.cond(pred, true_fun, false_fun, state, x,
+                             result_shapes=(state, jnp.bool_(False)))
+
+    def jaxs(pred, state, x):
+        return jax.lax.cond(pred, true_fun, false_fun, state, x)
+
+    preds = jnp.asarray([True, False, True, False])
+    state = {"a": jnp.arange(4, dtype=jnp.int32), "b": jnp.asarray([True, False, False, True])}
+    xs = jnp.asarray([1, -2, 0, 3], jnp.int32)
+    for got, want in ((jax.vmap(ours)(preds, state, xs), jax.vmap(jaxs)(preds, state, xs)),
+                      (jax.jit(ours)(True, jax.tree.map(lambda v: v[0], state), xs[0]),
+                       jaxs(True, jax.tree.map(lambda v: v[0], state), xs[0]))):
+        jax.tree.map(np.testing.assert_array_equal, got, want)
