@@ -178,7 +178,10 @@ def permutation(key, state: GameState, n):
     32-bit keys (``bits`` of the second half of ``split(sub)``; one round suffices for 20
     entries); ``stable_order`` gives the same order without a sort."""
     _, sort_key = jax.random.split(_sub(key, state))
-    bits = jax.random.bits(sort_key, (PERMUTATION_SIZE,), jnp.uint32)
+    # in memory before the m x m compares read them: fused into the count, the threefry
+    # hash of each key was recomputed for every key it was compared with
+    bits = barrier.materialize(jax.random.bits(sort_key, (PERMUTATION_SIZE,), jnp.uint32),
+                               state.decisions)
     return state.replace(rng_counter=state.rng_counter + 1), stable_order(bits, n)
 
 
