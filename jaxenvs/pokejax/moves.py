@@ -169,7 +169,8 @@ KEEP_LAST_DAMAGE = frozenset((
     "toxic", "transform"))
 #: ``MOVE_HITS`` code for 2-5 hits.
 HITS_2_TO_5 = 0
-#: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``branches.switch`` in ``use_move``.
+#: Special ``onHit`` effects (``MOVE_EFFECT``), the branches of ``branches.switch`` in
+#: ``use_move``.
 EFFECTS = ("none", "rest", "substitute", "mimic", "transform", "conversion", "disable",
            "haze")
 _D = gen1()
@@ -737,7 +738,8 @@ def _haze(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
         disable_turns=clear(state.disable_turns))
 
 
-#: The ``branches.switch`` branches for ``EFFECTS``, (state, user's side, the move hit) -> state.
+#: The ``branches.switch`` branches for ``EFFECTS``: (state, user's side, the move hit) ->
+#: state.
 _EFFECT_BRANCHES = (_no_effect, _rest, _substitute, _mimic, _transform, _conversion,
                     _disable, _haze)
 
