@@ -154,7 +154,7 @@ def _memory_gib() -> float | None:
     return None
 
 
-def _rollout(env, params, num_steps: int, sharding: NamedSharding | None = None):
+def random_rollout(env, params, num_steps: int, sharding: NamedSharding | None = None):
     """A jitted ``(keys, states) -> final carry``: ``num_steps`` random-action steps of the
     batch of envs whose per-env keys and states it is given, run by ``per_device`` over
     ``sharding`` if given."""
@@ -180,6 +180,15 @@ def _rollout(env, params, num_steps: int, sharding: NamedSharding | None = None)
     return jax.jit(rollout if sharding is None else per_device(rollout, sharding))
 
 
+def random_batch(env, params, batch_size: int):
+    """``(keys, states)`` of ``batch_size`` envs just reset, as ``random_rollout`` takes them
+    (the same for every measurement: seed 0)."""
+    reset_key, rollout_key = jax.random.split(jax.random.key(0))
+    _, states = jax.vmap(env.reset, in_axes=(0, None))(
+        jax.random.split(reset_key, batch_size), params)
+    return jax.random.split(rollout_key, batch_size), states
+
+
 def batch_sharding(batch_size: int) -> NamedSharding:
     """Where a batch of ``batch_size`` envs lives: split over all devices when their number
     divides it, else on the first device alone."""
@@ -196,14 +205,11 @@ def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
     One untimed run precedes the timed ones, so first-execution costs (allocation, thread
     start-up) are not counted.
     """
-    reset_key, rollout_key = jax.random.split(jax.random.key(0))
-    _, states = jax.vmap(env.reset, in_axes=(0, None))(
-        jax.random.split(reset_key, batch_size), params)
-    keys = jax.random.split(rollout_key, batch_size)
+    keys, states = random_batch(env, params, batch_size)
     sharding = batch_sharding(batch_size)
     keys, states = jax.device_put((keys, states), sharding)
     start = time.perf_counter()
-    compiled = _rollout(env, params, num_steps, sharding).lower(keys, states).compile()
+    compiled = random_rollout(env, params, num_steps, sharding).lower(keys, states).compile()
     compile_seconds = time.perf_counter() - start
     jax.block_until_ready(compiled(keys, states))
     seconds = []

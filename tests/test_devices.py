@@ -63,8 +63,8 @@ def test_sharded_rollout_equals_one_device_rollout():
         _, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
         sharding = bench.batch_sharding(6)
         assert sharding.num_devices == 2 and bench.batch_sharding(3).num_devices == 1
-        one = bench._rollout(env, params, 50)(keys, states)
-        split = bench._rollout(env, params, 50, sharding)(
+        one = bench.random_rollout(env, params, 50)(keys, states)
+        split = bench.random_rollout(env, params, 50, sharding)(
             *jax.device_put((keys, states), sharding))
         assert len(jax.tree.leaves(split)[1].sharding.device_set) == 2
         for a, b in zip(jax.tree.leaves(jax.random.key_data(one[0])),

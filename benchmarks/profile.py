@@ -1,0 +1,57 @@
+"""Where a jaxenvs environment's random-action step spends its time on XLA:CPU.
+
+    python benchmarks/profile.py --env TCGJax2P [--batch-size 1024] [--steps 50] [--top 25]
+        [--param NAME=VALUE ...]
+
+Prints XLA's cost analysis of one env step per env (elementwise operations, bytes read and
+written, state size), then a profile of one run of ``--steps`` steps of the batch that
+``jaxenvs bench`` times: exclusive op time by op kind and by env source line, with the op
+time per env step (``jaxenvs/profiling.py``). The CPU is one XLA device (one op thread), so
+the figures are one core's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=1")
+
+import jaxenvs  # noqa: E402
+from jaxenvs import bench, profiling  # noqa: E402
+
+
+def _table(title: str, seconds: dict[str, float], total: float, top: int) -> None:
+    print(f"\n{title}")
+    for name, value in sorted(seconds.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {value * 1e3:9.2f} ms {100 * value / total:5.1f}%  {name}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", required=True, help="environment id, e.g. PokeJAX2P")
+    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=20, help="steps in the profiled run")
+    parser.add_argument("--top", type=int, default=25, help="rows per table")
+    parser.add_argument("--param", action="append", default=[], type=bench.parse_param,
+                        metavar="NAME=VALUE", help="override an env parameter (repeatable)")
+    args = parser.parse_args(argv)
+    env, params = jaxenvs.make(args.env, **dict(args.param))
+    cost = profiling.step_cost(env, params, args.batch_size)
+    print(f"{args.env}, batch {args.batch_size}: XLA's cost of one env step, per env: "
+          f"{cost.flops:,.0f} elementwise ops, {cost.bytes_accessed:,.0f} bytes accessed "
+          f"(state: {cost.state_bytes:,.0f} bytes); loop bodies counted once")
+    print(f"profiling {args.steps} steps of {args.batch_size} envs ...", flush=True)
+    result = profiling.profile(env, params, args.batch_size, args.steps)
+    print(f"op time {result.total * 1e3:.1f} ms: {result.total / result.env_steps * 1e6:.2f} "
+          f"us per env step ({result.env_steps / result.total / 1e3:.1f}k env steps per "
+          f"op-thread second)")
+    _table("by op kind", result.by_kind, result.total, args.top)
+    _table("by env source line (a fusion split over its instructions' lines)",
+           result.by_source, result.total, args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
