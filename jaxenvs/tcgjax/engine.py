@@ -6,7 +6,7 @@ The rules of ``RULES.md``, stage by stage as the reference engine (``reference/r
 game's key as ``rng.py`` defines the stream: call ``k`` uses ``fold_in(key, k)`` and the state
 keeps ``k`` (``rng_counter``); a call the reference makes only under a condition is made (and
 counted) here under the same condition, so both engines draw the same answers. (The key is
-used as ``fast_key``: the same answers, computed faster.)
+used as ``jaxenvs.threefry.fast_key``: the same answers, computed faster.)
 
 ``step(state, action, key)`` applies one legal action of ``current_player`` and runs the
 automatic flow (after-attack knock-outs, end of turn, checkup, start of the next turn) to the
@@ -18,7 +18,6 @@ checked (its result is unspecified): take actions from ``legal_action_mask``.
 from __future__ import annotations
 
 import jax
-import jax.extend.random
 import jax.numpy as jnp
 import numpy as np
 
@@ -35,6 +34,7 @@ from jaxenvs.tcgjax.state import (
     PlayerState,
     empty_player, player, set_player, stack_players, turn_player)
 from jaxenvs.tcgjax.tables import card_arrays, card_index
+from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS
@@ -75,59 +75,6 @@ def update(state: GameState, p, fn) -> GameState:
     return set_player(state, p, fn(me), me)
 
 # ------------------------------------------------------------------------- random stream
-
-
-def _threefry(k1, k2, x1, x2):
-    """The Threefry-2x32 hash (20 rounds) of JAX's default PRNG, unrolled. JAX lowers it on
-    CPU as a 5-step loop, one per random call: with some 50 calls per step the loops' overhead
-    made up most of a step's time at small batch sizes."""
-    ks = (k1, k2, k1 ^ k2 ^ np.uint32(0x1BD11BDA))
-    x1, x2 = x1 + ks[0], x2 + ks[1]
-    for i in range(5):
-        for r in ((13, 15, 26, 6), (17, 29, 16, 24))[i % 2]:
-            x1 = x1 + x2
-            x2 = x1 ^ ((x2 << np.uint32(r)) | (x2 >> np.uint32(32 - r)))
-        x1 = x1 + ks[(i + 1) % 3]
-        x2 = x2 + ks[(i + 2) % 3] + np.uint32(i + 1)
-    return x1, x2
-
-
-def _counts(shape):
-    """The low 32 bits of a row-major iota of ``shape`` (the high ones are 0 here)."""
-    size = int(np.prod(shape))
-    assert size < 2**32
-    return jnp.arange(size, dtype=jnp.uint32).reshape(shape)
-
-
-def _split(key, shape):
-    b1, b2 = _threefry(key[0], key[1], jnp.zeros(shape, jnp.uint32), _counts(shape))
-    return jnp.stack([b1, b2], axis=-1)
-
-
-def _fold_in(key, data):
-    b1, b2 = _threefry(key[0], key[1], jnp.uint32(0), jnp.asarray(data).astype(jnp.uint32))
-    return jnp.stack([b1, b2])
-
-
-def _random_bits(key, bit_width, shape):
-    if bit_width != 32:
-        raise NotImplementedError("the engine draws 32-bit words only")
-    b1, b2 = _threefry(key[0], key[1], jnp.zeros(shape, jnp.uint32), _counts(shape))
-    return b1 ^ b2
-
-
-#: JAX's default ``threefry2x32`` keys with the hash unrolled: the same key data give the same
-#: answers from every ``jax.random`` function (the partitionable threefry that JAX uses by
-#: default; ``tests/tcgjax/test_jax_engine.py`` checks), faster on CPU. ``fast_key`` converts.
-FAST_THREEFRY = jax.extend.random.define_prng_impl(
-    key_shape=(2,), seed=jax.extend.random.threefry_prng_impl.seed, split=_split,
-    random_bits=_random_bits, fold_in=_fold_in, name="threefry2x32_unrolled",
-    tag="fry_unrolled")
-
-
-def fast_key(key):
-    """A ``threefry2x32`` key (typed) as the same key of ``FAST_THREEFRY``."""
-    return jax.random.wrap_key_data(jax.random.key_data(key), impl=FAST_THREEFRY)
 
 
 def _sub(key, state: GameState, offset=0):

@@ -39,6 +39,7 @@ from jaxenvs.tcgjax import engine
 from jaxenvs.tcgjax.state import (
     ATTACH_BENCH, SETUP, GameState, current_player, player)
 from jaxenvs.tcgjax.tables import NUM_CARDS
+from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 
@@ -110,7 +111,7 @@ def nth_legal(mask, n):
 def random_action(mask, key, decision):
     """The random opponent (``RULES.md`` section 8): decision ``j`` takes legal action
     ``randint(fold_in(key, j), (), 0, #legal)`` of the ascending list of ``mask``."""
-    sub = jax.random.fold_in(engine.fast_key(key), decision)
+    sub = jax.random.fold_in(fast_key(key), decision)
     return nth_legal(mask, jax.random.randint(sub, (), 0, jnp.sum(mask)))
 
 
