@@ -7,6 +7,12 @@ fused into each, the same chain ran tens of times per step. ``jax.lax.optimizati
 does not stop it (XLA:CPU removes the barrier before fusing); a loop does: its result is a
 buffer. ``materialize`` is such a loop, one that runs exactly once but whose trip count XLA
 cannot prove, so it can neither inline the loop nor see that its body changes nothing.
+
+The recomputation it prevents is that of batched code, where each recomputed element is a
+whole batch's worth. Unbatched (one env, or each env of a ``jaxenvs.loop_vmap`` loop) it is
+the identity: there a loop costs more than the few scalars it saves, and inside an XLA:CPU
+kernel XLA turns each small loop into a call of its own, a kind of call its emitter has
+rejected (``jaxenvs.kernel_rewrite``: the threefry hash's loops).
 """
 
 from __future__ import annotations
@@ -16,19 +22,31 @@ from typing import TypeVar
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import lazy_vmap
+
 T = TypeVar("T")
 
 
 def materialize(tree: T, counter: jax.Array) -> T:
-    """``tree`` unchanged, computed in full before anything uses it.
+    """``tree`` unchanged; batched, computed in full before anything uses it.
 
     ``counter`` is any int32 scalar known only at run time (a turn or decision count): the
     loop counts from ``min(counter, 0)`` while below that plus one, so it runs once whatever
     the value, and XLA cannot fold it away."""
-    first = jnp.minimum(counter, 0)
+    return _barrier(tree, counter)
+
+
+def _in_a_loop(axis_size, in_batched, tree, counter):
+    tree_batched, counter_batched = in_batched
+    first = jnp.minimum(jnp.min(counter) if counter_batched else counter, 0)
 
     def body(carry):
         x, i = carry
         return jax.tree.map(lambda v: jnp.where(i == first, v, jnp.zeros_like(v)), x), i + 1
 
-    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (tree, first))[0]
+    out = jax.lax.while_loop(lambda c: c[1] < first + 1, body, (tree, first))[0]
+    return out, tree_batched
+
+
+_barrier = lazy_vmap.custom_vmap(lambda tree, counter: tree, _in_a_loop,
+                                 lambda tree, counter: jax.tree.map(jax.typeof, tree))

@@ -24,8 +24,11 @@ first form of this wrapper, which also marked the calls inside), 12.6k and 9.6 s
 (``halfcheetah.integrator``: dynamics, collision, the solver's Newton loop, integration),
 17.6k and 3.2 s.
 
-A kernel must not contain what that emitter does not implement: scatters that XLA keeps as
-scatters (``x.at[i].set`` under ``vmap``), sorts, custom calls (LAPACK's, for instance),
+That emitter has no scatter, and unbatched code is full of them (``x.at[i].set(v)`` with a
+traced ``i``), nor a sort it can link: ``one_kernel`` rewrites a function's scatters as
+dynamic-slice updates and its sorts of integers by counting (``jaxenvs.kernel_rewrite``)
+wherever it holds any. A kernel must not contain the rest of what the emitter does not
+implement: custom calls (LAPACK's, for instance),
 collectives, and reductions that XLA hands to a library: a ``jnp.max`` over the 54 rows of
 a round of 256 states became a YNNPACK fusion (write such reductions as elementwise chains,
 ``halfcheetah.linalg.ordered_reduce``). The compile then fails (``UNIMPLEMENTED``, or missing
@@ -39,8 +42,9 @@ Two more hazards, both met with jaxlib 0.10.2:
   of them read (a Newton step, which does not read its iterate's ``done`` flag, as the step of
   ``rounds.while_loop``'s rounds). ``one_kernel`` therefore passes only the arguments that the
   traced function reads (``_used_inputs``); the others reach it as zeros of their shape. An
-  argument that XLA itself finds to be a constant can still end up unread: pass kernels no
-  constants.
+  argument that XLA finds to be a constant ends up unread too: XLA puts the constant inside
+  the kernel (PokeJAX's team pool, closed over by a training loop, did). So the arguments
+  reach the kernel through ``lax.optimization_barrier``, behind which XLA sees no constant.
 - A ``while_loop`` whose body is nothing but a kernel's call, the loop's state in and out,
   never ended: XLA moved the call out of the loop. Put such a loop inside the kernel instead
   (``rounds.while_loop`` does), or give its body more than the call.
@@ -55,6 +59,8 @@ import jax
 import jax.extend.core as jex
 import jax.numpy as jnp
 from jax.experimental.xla_metadata import set_xla_metadata
+
+from jaxenvs import kernel_rewrite
 
 F = TypeVar("F", bound=Callable)
 
@@ -84,7 +90,8 @@ def _used_inputs(jaxpr: jex.Jaxpr, used_outputs: list[bool]) -> list[bool]:
 @functools.lru_cache(maxsize=256)
 def _reading_only(closed: jex.ClosedJaxpr, used: tuple[bool, ...], out_tree) -> Callable:
     """``closed`` (a traced function, ``out_tree`` its results' structure) as a jitted function
-    of the inputs that ``used`` marks, the others zeros. Cached, since JAX's trace cache hands
+    of the inputs that ``used`` marks (all, or all but those it does not read), the others
+    zeros. Cached, since JAX's trace cache hands
     back the same ``closed`` for the same argument types: a kernel called again compiles once."""
     @jax.jit
     def reading_only(*kept):
@@ -110,11 +117,15 @@ def one_kernel(fun: F) -> F:
             return fun(*args)
         traced = jitted.trace(*args)  # jit's cache: the call below does not trace again
         closed = traced.jaxpr
+        rewrite = kernel_rewrite.needs_rewrite(closed)
+        if rewrite:
+            closed = kernel_rewrite.rewrite(closed)
         used = tuple(_used_inputs(closed.jaxpr, [True] * len(closed.jaxpr.outvars)))
-        if all(used):
-            return set_xla_metadata(jitted(*args), **ATTRIBUTES)
+        # behind a barrier, XLA cannot take an argument for a constant (see the docstring)
+        if all(used) and not rewrite:
+            return set_xla_metadata(jitted(*jax.lax.optimization_barrier(args)), **ATTRIBUTES)
         kernel = _reading_only(closed, used, traced.out_tree)
         kept = [x for x, use in zip(jax.tree.leaves(args), used) if use]
-        return set_xla_metadata(kernel(*kept), **ATTRIBUTES)
+        return set_xla_metadata(kernel(*jax.lax.optimization_barrier(kept)), **ATTRIBUTES)
 
     return call

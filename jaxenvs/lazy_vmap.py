@@ -30,8 +30,10 @@ import jax
 import jax.extend.core as jex
 from jax.interpreters import batching, mlir
 
-_custom_vmap_p = jex.Primitive("jaxenvs_custom_vmap")
-_custom_vmap_p.multiple_results = True
+#: The primitive of every ``custom_vmap`` call (``jaxenvs.kernel_rewrite`` rewrites its
+#: unbatched function).
+custom_vmap_p = jex.Primitive("jaxenvs_custom_vmap")
+custom_vmap_p.multiple_results = True
 
 
 class _Functions:
@@ -61,15 +63,16 @@ def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable) -> Callable
         flat, in_tree = jax.tree.flatten(args)
         shapes, out_tree = jax.tree.flatten(out_shapes(*args))
         out_avals = tuple(jax.core.ShapedArray(s.shape, s.dtype) for s in shapes)
-        out = _custom_vmap_p.bind(*flat, functions=functions, in_tree=in_tree,
+        out = custom_vmap_p.bind(*flat, functions=functions, in_tree=in_tree,
                                   out_tree=out_tree, out_avals=out_avals)
         return jax.tree.unflatten(out_tree, out)
 
     return call
 
 
-def _flat_fun(functions: _Functions, in_tree, out_tree) -> Callable:
-    """``functions.fun`` on flat arguments, returning flat results of ``out_tree``."""
+def flat_function(functions: _Functions, in_tree, out_tree, **_) -> Callable:
+    """``functions.fun`` on flat arguments, returning flat results of ``out_tree`` (its
+    arguments are a ``custom_vmap_p`` equation's parameters)."""
     def flat_fun(*flat):
         out = functions.fun(*jax.tree.unflatten(in_tree, flat))
         leaves, tree = jax.tree.flatten(out)
@@ -87,12 +90,12 @@ def _abstract_eval(*avals, functions, in_tree, out_tree, out_avals):
 def _impl(*flat, functions, in_tree, out_tree, out_avals):
     # eagerly, as jax's custom_vmap evaluates its traced function: no new jit (and compile)
     # for each call outside one
-    return _flat_fun(functions, in_tree, out_tree)(*flat)
+    return flat_function(functions, in_tree, out_tree)(*flat)
 
 
 def _lowering(ctx, *flat, functions, in_tree, out_tree, out_avals):
     try:
-        return mlir.lower_fun(_flat_fun(functions, in_tree, out_tree),
+        return mlir.lower_fun(flat_function(functions, in_tree, out_tree),
                               multiple_results=True)(ctx, *flat)
     except TypeError as error:
         if "Tracer" not in str(error):
@@ -114,7 +117,7 @@ def _batching_rule(flat, dims, *, functions, in_tree, out_tree, out_avals):
     return leaves, [0 if b else None for b in jax.tree.leaves(out_batched)]
 
 
-_custom_vmap_p.def_abstract_eval(_abstract_eval)
-_custom_vmap_p.def_impl(_impl)
-mlir.register_lowering(_custom_vmap_p, _lowering)
-batching.primitive_batchers[_custom_vmap_p] = _batching_rule
+custom_vmap_p.def_abstract_eval(_abstract_eval)
+custom_vmap_p.def_impl(_impl)
+mlir.register_lowering(custom_vmap_p, _lowering)
+batching.primitive_batchers[custom_vmap_p] = _batching_rule
