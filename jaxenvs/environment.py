@@ -17,7 +17,8 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import environment
 
-from jaxenvs import rounds
+from jaxenvs import branches, rounds
+from jaxenvs.loop_vmap import loop_vmap
 
 
 class Environment(environment.Environment):
@@ -37,16 +38,21 @@ class Environment(environment.Environment):
 
     #: ``None``: gymnax's reset-every-step auto-reset; else the round fraction (class docstring).
     reset_round_fraction: int | None = None
+    #: On a CPU, step a batch env by env in one kernel (``jaxenvs.loop_vmap``), each env's
+    #: auto-reset a real branch; on other backends, ``vmap``.
+    loop_on_cpu: bool = False
 
     @partial(jax.jit, static_argnames=("self",))
     def step(self, key, state, action, params=None):
         """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
         ``final_observation``); with ``reset_round_fraction`` set, resetting only the finished
         envs."""
-        if self.reset_round_fraction is None:
-            return environment.Environment.step(self, key, state, action, params)
         if params is None:
             params = self.default_params
+        if self.loop_on_cpu:
+            return loop_vmap(self._step_then_reset)(key, state, action, params)
+        if self.reset_round_fraction is None:
+            return environment.Environment.step(self, key, state, action, params)
         key_step, key_reset = jax.random.split(key)
         obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
                                                                    params)
@@ -59,6 +65,21 @@ class Environment(environment.Environment):
         obs, state, _ = rounds.where(
             lambda operands, carry: carry[2], reset, (key_reset, params),
             (obs_st, state_st, terminated | truncated), self.reset_round_fraction)
+        info = {**info, "terminated": terminated, "truncated": truncated,
+                "final_observation": obs_st}
+        return obs, state, reward, terminated, truncated, info
+
+    def _step_then_reset(self, key, state, action, params):
+        """One env's step and, where its episode ended, its reset (a real branch)."""
+        key_step, key_reset = jax.random.split(key)
+        obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
+                                                                   params)
+        truncated = self.is_truncated(state_st, params)
+        obs, state = branches.cond(terminated | truncated,
+                                   lambda key, params, obs, state: self.reset_env(key, params),
+                                   lambda key, params, obs, state: (obs, state),
+                                   key_reset, params, obs_st, state_st,
+                                   result_shapes=(obs_st, state_st))
         info = {**info, "terminated": terminated, "truncated": truncated,
                 "final_observation": obs_st}
         return obs, state, reward, terminated, truncated, info

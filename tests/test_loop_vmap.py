@@ -1,0 +1,96 @@
+"""``loop_vmap``: batched on a CPU, a loop over the batch in one kernel whose branches are
+real branches, with the results of ``vmap`` bit for bit; elsewhere, ``vmap``."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.kernel import ATTRIBUTES
+from jaxenvs.loop_vmap import loop_vmap
+
+
+def _turn(board, move, table):
+    """A small game step: an indexed update, a branch on the data, a loop, a shared table."""
+    board = board.at[move % board.shape[0]].add(table[move % table.shape[0]])
+
+    def cascade(board):
+        return jax.lax.fori_loop(0, 3, lambda k, b: b.at[(move + k) % b.shape[0]].set(k), board)
+
+    board = jax.lax.cond(jnp.sum(board) % 2 == 0, cascade, lambda b: b * 2, board)
+    return {"board": board, "score": jnp.sum(board * table[:board.shape[0]])}
+
+
+TABLE = jnp.arange(7, dtype=jnp.int32) * 3 - 5
+
+
+def _batch(size, seed=0):
+    rng = np.random.default_rng(seed)
+    return (jnp.asarray(rng.integers(-9, 9, (size, 5)), jnp.int32),
+            jnp.asarray(rng.integers(0, 20, size), jnp.int32))
+
+
+def _assert_equal(a, b):
+    assert jax.tree.structure(a) == jax.tree.structure(b)
+    for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+
+
+def test_batched_results_are_vmaps_at_every_batch_size():
+    looped = loop_vmap(_turn)
+    for size in (1, 2, 7, 64):
+        boards, moves = _batch(size)
+        want = jax.jit(jax.vmap(_turn, (0, 0, None)))(boards, moves, TABLE)
+        _assert_equal(jax.jit(jax.vmap(looped, (0, 0, None)))(boards, moves, TABLE), want)
+        # a batched table too, and an unbatched move
+        tables = jnp.stack([TABLE + k for k in range(size)])
+        _assert_equal(jax.jit(jax.vmap(looped, (0, None, 0)))(boards, moves[0], tables),
+                      jax.jit(jax.vmap(_turn, (0, None, 0)))(boards, moves[0], tables))
+
+
+def test_unbatched_eager_and_jitted_calls_are_the_function():
+    boards, moves = _batch(3)
+    for i in range(3):
+        _assert_equal(loop_vmap(_turn)(boards[i], moves[i], TABLE),
+                      _turn(boards[i], moves[i], TABLE))
+        _assert_equal(jax.jit(loop_vmap(_turn))(boards[i], moves[i], TABLE),
+                      jax.jit(_turn)(boards[i], moves[i], TABLE))
+
+
+def test_nested_vmaps_are_loops_over_loops():
+    boards, moves = _batch(12)
+    boards, moves = boards.reshape(3, 4, 5), moves.reshape(3, 4)
+    nested = jax.vmap(jax.vmap(loop_vmap(_turn), (0, 0, None)), (0, 0, None))
+    want = jax.vmap(jax.vmap(_turn, (0, 0, None)), (0, 0, None))(boards, moves, TABLE)
+    _assert_equal(jax.jit(nested)(boards, moves, TABLE), want)
+    text = jax.jit(nested).lower(boards, moves, TABLE).compile().as_text()
+    assert text.count('inlineable="false"') == 1
+
+
+def test_in_a_scan_the_batch_is_one_kernel_holding_a_loop_and_a_real_branch():
+    boards, moves = _batch(16)
+
+    def rollout(step):
+        def body(boards, _):
+            out = jax.vmap(step, (0, 0, None))(boards, moves, TABLE)
+            return out["board"], out["score"]
+        return jax.jit(lambda b: jax.lax.scan(body, b, None, length=4))
+
+    _assert_equal(rollout(loop_vmap(_turn))(boards), rollout(_turn)(boards))
+    text = rollout(loop_vmap(_turn)).lower(boards).compile().as_text()
+    marked = [line for line in text.splitlines()  # (XLA makes small calls of its own)
+              if " call(" in line and 'inlineable="{}"'.format(ATTRIBUTES["inlineable"]) in line]
+    assert len(marked) == 1
+    kernel = marked[0].split("to_apply=")[1].split(",")[0]
+    body = text.split(f"\n{kernel} (")[1].split("\n}")[0]
+    assert " while(" in body or "while." in body  # the loop over the batch is in the kernel
+    assert " conditional(" in text  # and the branch is one, not a select of both sides
+
+
+def test_on_an_accelerator_the_batched_form_is_vmap(monkeypatch):
+    boards, moves = _batch(4)
+    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
+    looped = jax.jit(jax.vmap(loop_vmap(_turn), (0, 0, None)))
+    assert "xla_cpu_small_call" not in looped.lower(boards, moves, TABLE).as_text()
+    _assert_equal(looped(boards, moves, TABLE),
+                  jax.vmap(_turn, (0, 0, None))(boards, moves, TABLE))
