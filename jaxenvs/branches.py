@@ -70,6 +70,13 @@ def cond(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: An
                   result_shapes=result_shapes)
 
 
+def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
+    """``fun(state, *operands)`` where ``pred`` holds, else ``state`` (``cond``: unbatched,
+    the other branch is not run; batched, it is the select of both)."""
+    return cond(pred, fun, lambda state, *operands: state, state, *operands,
+                result_shapes=state)
+
+
 def _select(which: jax.Array, leaves: Sequence[jax.Array]) -> jax.Array:
     """``leaves[which[i]][i]`` for each batch element ``i`` (``which``: int32[batch])."""
     which = which.reshape(which.shape + (1,) * (leaves[0].ndim - 1))

@@ -21,7 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs import barrier
+from jaxenvs import barrier, branches
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
 from jaxenvs.tcgjax.effects import EType, Op
@@ -460,8 +460,9 @@ def choice_mask(state: GameState):
 
 def legal_action_mask(state: GameState):
     """bool[NUM_ACTIONS]: the current player's legal actions (all False once over)."""
-    mask = jnp.where(state.num_pending > 0, choice_mask(state),
-                     jnp.where(state.phase == SETUP, setup_mask(state), main_mask(state)))
+    kind = jnp.where(state.num_pending > 0, 0, jnp.where(state.phase == SETUP, 1, 2))
+    mask = branches.switch(kind, (choice_mask, setup_mask, main_mask), state,
+                           result_shapes=jax.ShapeDtypeStruct((A.NUM_ACTIONS,), jnp.bool_))
     return mask & (state.phase != OVER)
 
 # ---------------------------------------------------------------------------- main actions
@@ -472,12 +473,19 @@ def resolve_choice(state: GameState, slot) -> GameState:
     kind, who, energy = state.pending_kind[0], state.pending_player[0], state.pending_energy[0]
     state = pop_choice(state)
     me = player(state, who)
-    swapped = swap_slots(me, 0, slot)
-    promoted = clear_slot(swapped, slot)
-    switched = leave_active(swapped, slot)
-    attached = me.replace(energy=add_at(me.energy, slot, jnp.maximum(energy, 0), 1))
-    new = tree_select(kind == PROMOTE, promoted,
-                      tree_select(kind == SWITCH_IN, switched, attached))
+
+    def promote(me, slot, energy):
+        return clear_slot(swap_slots(me, 0, slot), slot)
+
+    def switch_in(me, slot, energy):
+        return leave_active(swap_slots(me, 0, slot), slot)
+
+    def attach(me, slot, energy):
+        return me.replace(energy=add_at(me.energy, slot, jnp.maximum(energy, 0), 1))
+
+    which = jnp.where(kind == PROMOTE, 0, jnp.where(kind == SWITCH_IN, 1, 2))
+    new = branches.switch(which, (promote, switch_in, attach), me, slot, energy,
+                          result_shapes=me)
     return set_player(state, who, new, me)
 
 
@@ -587,19 +595,27 @@ def play_card(key, state: GameState, index, slot, live=True) -> GameState:
     card = get_at(me.hand, index)
     me = me.replace(hand=remove_at(me.hand, index), hand_size=me.hand_size - 1)
     target = jnp.maximum(slot, 0)
-    benched = place(me, first_empty_bench(me), card, state.turn)
-    evolved = leave_active(me, target)
-    depth = jnp.sum(get_at(me.stack, target) >= 0)
-    evolved = evolved.replace(
-        stack=set_in(evolved.stack, target, jnp.minimum(depth, 2), card),
-        entered_turn=set_at(evolved.entered_turn, target, state.turn),
-        ability_used_turn=set_at(evolved.ability_used_turn, target, NEVER))
-    supporter = _card("is_supporter", card)
-    discard, discard_size = append(me.discard, me.discard_size, card)
-    trainer = me.replace(discard=discard, discard_size=discard_size,
-                         supporter_played=me.supporter_played | supporter)
+
+    def bench(me, card, target, turn):
+        return place(me, first_empty_bench(me), card, turn)
+
+    def evolve(me, card, target, turn):
+        evolved = leave_active(me, target)
+        depth = jnp.sum(get_at(me.stack, target) >= 0)
+        return evolved.replace(
+            stack=set_in(evolved.stack, target, jnp.minimum(depth, 2), card),
+            entered_turn=set_at(evolved.entered_turn, target, turn),
+            ability_used_turn=set_at(evolved.ability_used_turn, target, NEVER))
+
+    def trainer(me, card, target, turn):
+        discard, discard_size = append(me.discard, me.discard_size, card)
+        return me.replace(discard=discard, discard_size=discard_size,
+                          supporter_played=me.supporter_played | _card("is_supporter", card))
+
     is_pokemon = _card("is_pokemon", card)
-    me = tree_select(is_pokemon, tree_select(slot < 0, benched, evolved), trainer)
+    which = jnp.where(is_pokemon, jnp.where(slot < 0, 0, 1), 2)
+    me = branches.switch(which, (bench, evolve, trainer), me, card, target, state.turn,
+                         result_shapes=me)
     state = set_player(state, p, me, base)
     effect = jnp.where(is_pokemon, 0, _card("trainer", card))
     return trainer_effect(key, state, p, target, effect, live)
@@ -793,9 +809,10 @@ def advance(key, state: GameState) -> GameState:
         s = resolve_knockouts(s)
         return s.replace(phase=jnp.where(s.phase == OVER, s.phase, END_TURN))
 
-    state = materialize(tree_select(due(state, AFTER_ATTACK), after_attack(state), state))
-    state = materialize(tree_select(due(state, END_TURN), end_turn(key, state), state))
-    return tree_select(due(state, START_TURN), start_turn(key, state), state)
+    state = materialize(branches.when(due(state, AFTER_ATTACK), after_attack, state))
+    state = materialize(branches.when(due(state, END_TURN), lambda s, k: end_turn(k, s), state,
+                                      key))
+    return branches.when(due(state, START_TURN), lambda s, k: start_turn(k, s), state, key)
 
 
 ACTION_KIND = np.array([("end", "attack", "attach", "play", "play_on", "ability", "retreat",

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 from flax import struct
 from gymnax.environments import spaces
 
-from jaxenvs import rounds
+from jaxenvs import branches
 from jaxenvs.environment import Environment
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine, observe
@@ -69,6 +69,14 @@ class TCGJaxState:
     """Decisions the opponent took so far (int32)."""
     time: jax.Array
     """Env steps so far (int32)."""
+    mask: jax.Array
+    """bool[NUM_ACTIONS]: ``engine.legal_action_mask(game)``, kept so that each decision
+    computes it once (the step checks the action with it, the observation shows it)."""
+
+
+def with_game(state: TCGJaxState, game: GameState) -> TCGJaxState:
+    """``state`` with ``game`` and its legal actions."""
+    return state.replace(game=game, mask=engine.legal_action_mask(game))
 
 
 def _decks():
@@ -83,12 +91,13 @@ def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
     game = engine.new_game(game_key, cards[ids], types[ids], num_types[ids], ids)
     return TCGJaxState(game=game, game_key=jax.random.key_data(game_key),
                        opponent_key=jax.random.key_data(opponent_key),
-                       opponent_decisions=jnp.int32(0), time=jnp.int32(0))
+                       opponent_decisions=jnp.int32(0), time=jnp.int32(0),
+                       mask=engine.legal_action_mask(game))
 
 
-def legal_or_first(game: GameState, action) -> tuple[jax.Array, jax.Array]:
-    """``(action, was_illegal)``: ``action`` if the mask allows it, else the first legal one."""
-    mask = engine.legal_action_mask(game)
+def legal_or_first(mask: jax.Array, action) -> tuple[jax.Array, jax.Array]:
+    """``(action, was_illegal)``: ``action`` if ``mask`` (the legal actions) allows it, else
+    the first legal one."""
     action = jnp.asarray(action, jnp.int32)
     legal = (action >= 0) & (action < A.NUM_ACTIONS) & mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)]
     return jnp.where(legal, action, jnp.argmax(mask).astype(jnp.int32)), ~legal
@@ -97,14 +106,20 @@ def legal_or_first(game: GameState, action) -> tuple[jax.Array, jax.Array]:
 def play(state: TCGJaxState, action) -> TCGJaxState:
     """One decision of the current player (nothing once the game is over)."""
     game = engine.step(state.game, action, jax.random.wrap_key_data(state.game_key))
-    return state.replace(game=engine.tree_select(state.game.phase == OVER, state.game, game))
+    return with_game(state, engine.tree_select(state.game.phase == OVER, state.game, game))
 
 
 def opponent_action(state: TCGJaxState, opponent):
-    key = jax.random.wrap_key_data(state.opponent_key)
-    mask = engine.legal_action_mask(state.game)
-    return jnp.where(opponent == 1, observe.scripted_action(state.game, mask),
-                     observe.random_action(mask, key, state.opponent_decisions))
+    """The opponent's decision (``params.opponent``: 0 random legal, 1 scripted)."""
+    def scripted(state):
+        return observe.scripted_action(state.game, state.mask)
+
+    def random(state):
+        key = jax.random.wrap_key_data(state.opponent_key)
+        return observe.random_action(state.mask, key, state.opponent_decisions)
+
+    return branches.cond(opponent == 1, scripted, random, state,
+                         result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
 
 
 def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
@@ -116,42 +131,32 @@ def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
 
     def move(s):
         game = engine.setup_decision(s.game, opponent_action(s, opponent))
-        return s.replace(game=game, opponent_decisions=s.opponent_decisions + 1)
+        return with_game(s, game).replace(opponent_decisions=s.opponent_decisions + 1)
 
     return jax.lax.while_loop(waiting, move, state)
 
 
-#: The opponent's decisions of a batch are taken in rounds of ``1 / OPPONENT_ROUND_FRACTION``
-#: of the batch on a CPU (``rounds.while_loop``). Measured, ``TCGJax`` env steps/s at batches
-#: 1024 and 4096 on 2 cores: 51k, 52k at 4; 68k-76k, 78k-80k at 8; 74k, 82k at 16; 69k, 73k
-#: at 32; 42k at 1024 for the plain vmapped loop.
-OPPONENT_ROUND_FRACTION = 8
-
-
 def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxState:
     """The agent's ``action``, then the opponent's decisions until the agent's next decision
-    or the end (one loop, so the compiled step holds one copy of ``engine.step``). A batch
-    on a CPU takes the loop in rounds over the envs still playing (``rounds``): at 512 envs
-    the longest opponent turn took 8.4 decisions per step on average, the mean 2.1."""
-    def waiting(operands, carry):
+    or the end (one loop, so the compiled step holds one copy of ``engine.step``). On a CPU
+    each env runs its own loop (``Environment.loop_on_cpu``): under ``vmap`` a batch ran as
+    many iterations as its longest opponent turn (8.4 decisions per step at 512 envs, for a
+    mean of 2.1)."""
+    def waiting(carry):
         s, first = carry
-        _, seat, _ = operands
         return first | ((s.game.phase != OVER) & (current_player(s.game) != seat))
 
-    def move(operands, carry):
+    def move(carry):
         s, first = carry
-        action, _, opponent = operands
         s = play(s, jnp.where(first, action, opponent_action(s, opponent)))
         return s.replace(opponent_decisions=s.opponent_decisions + ~first), jnp.bool_(False)
 
-    return rounds.while_loop(waiting, move, (action, seat, opponent), (state, jnp.bool_(True)),
-                             OPPONENT_ROUND_FRACTION)[0]
+    return jax.lax.while_loop(waiting, move, (state, jnp.bool_(True)))[0]
 
 
 class _Base(Environment):
-    #: A reset (shuffling both decks, dealing, the opponent's setup) costs a good part of a
-    #: step: reset only the finished envs (``Environment.reset_round_fraction``).
-    reset_round_fraction = 32
+    #: A game step runs the rules that apply to it (``Environment.loop_on_cpu``).
+    loop_on_cpu = True
 
     @property
     def default_params(self) -> TCGJaxParams:
@@ -194,14 +199,14 @@ class TCGJax(_Base):
 
     def reset_env(self, key, params: TCGJaxParams):
         state = opponent_places(new_episode(key, params), params.agent_seat, params.opponent)
-        return observe.observation(state.game, params.agent_seat), state
+        return observe.observation(state.game, params.agent_seat, state.mask), state
 
     def step_env(self, key, state: TCGJaxState, action, params: TCGJaxParams):
-        action, illegal = legal_or_first(state.game, action)
+        action, illegal = legal_or_first(state.mask, action)
         state = agent_then_opponent(state.replace(time=state.time + 1), action,
                                     params.agent_seat, params.opponent)
         reward = rewards(state.game)[params.agent_seat]
-        obs = observe.observation(state.game, params.agent_seat)
+        obs = observe.observation(state.game, params.agent_seat, state.mask)
         return obs, state, reward, state.game.phase == OVER, {"illegal_action": illegal}
 
 
@@ -210,14 +215,14 @@ class TCGJax2P(_Base):
 
     def reset_env(self, key, params: TCGJaxParams):
         state = new_episode(key, params)
-        return observe.observation(state.game, current_player(state.game)), state
+        return observe.observation(state.game, current_player(state.game), state.mask), state
 
     def step_env(self, key, state: TCGJaxState, action, params: TCGJaxParams):
         mover = current_player(state.game)
-        action, illegal = legal_or_first(state.game, action)
+        action, illegal = legal_or_first(state.mask, action)
         state = play(state, action).replace(time=state.time + 1)
         both = rewards(state.game)
-        obs = observe.observation(state.game, current_player(state.game))
+        obs = observe.observation(state.game, current_player(state.game), state.mask)
         return obs, state, both[mover], state.game.phase == OVER, {"rewards": both,
                                                                    "illegal_action": illegal}
 

@@ -44,8 +44,9 @@ from jaxenvs.threefry import fast_key
 I32 = jnp.int32
 
 
-def observation(state: GameState, me) -> dict:
-    """Player ``me``'s view of ``state`` (see the module docstring)."""
+def observation(state: GameState, me, mask=None) -> dict:
+    """Player ``me``'s view of ``state`` (see the module docstring); ``mask``: its legal
+    actions, ``engine.legal_action_mask(state)``, if the caller has them."""
     pl = state.players
     order = jnp.stack([me, 1 - me])
     own = player(state, me)
@@ -66,7 +67,7 @@ def observation(state: GameState, me) -> dict:
                       state.pending_energy[0]]).astype(I32)
     deck = jnp.sort(jnp.where(own.deck >= 0, own.deck, NUM_CARDS))
     return {
-        "action_mask": engine.legal_action_mask(state),
+        "action_mask": engine.legal_action_mask(state) if mask is None else mask,
         "current_player": current_player(state).astype(I32),
         "me": jnp.asarray(me, I32),
         "hand": own.hand,

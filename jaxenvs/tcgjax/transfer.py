@@ -97,7 +97,7 @@ def _decide(network, seat: int, greedy: bool, params, states, keys):
     """One decision in every episode: the agent's (the network on its observation) where it
     is the agent's turn, else the env's random opponent's (``TCGJax.step``'s loop body)."""
     def one(state, key):
-        (logits, _), _ = network.apply(params, observe.observation(state.game, seat))
+        (logits, _), _ = network.apply(params, observe.observation(state.game, seat, state.mask))
         agent = jnp.argmax(logits) if greedy else jax.random.categorical(key, logits)
         agents_turn = current_player(state.game) == seat
         state = play(state, jnp.where(agents_turn, agent, opponent_action(state, 0)))

@@ -98,7 +98,8 @@ def test_illegal_and_out_of_range_actions_become_the_first_legal_action():
     mask = np.asarray(legal_action_mask(game))
     assert 0 < mask.sum() < A.NUM_ACTIONS  # some actions legal, some not
     tried = jnp.arange(-3, A.NUM_ACTIONS + 3)
-    chosen, illegal = jax.jit(jax.vmap(legal_or_first, in_axes=(None, 0)))(game, tried)
+    chosen, illegal = jax.jit(jax.vmap(legal_or_first, in_axes=(None, 0)))(jnp.asarray(mask),
+                                                                           tried)
     for action, got, flagged in zip(np.asarray(tried), np.asarray(chosen), np.asarray(illegal)):
         is_legal = 0 <= action < A.NUM_ACTIONS and mask[action]
         assert flagged == (not is_legal)
