@@ -70,21 +70,51 @@ ATTRIBUTES = {"xla_cpu_small_call": "true", "inlineable": "false"}
 
 def _used_inputs(jaxpr: jex.Jaxpr, used_outputs: list[bool]) -> list[bool]:
     """Which of ``jaxpr``'s inputs its ``used_outputs`` depend on: a backward pass over its
-    equations, through the bodies of nested ``jit``s (whose unused inputs XLA also removes
-    once it inlines them); any other equation that is needed uses all its inputs."""
+    equations, through the bodies of nested ``jit``s, ``cond``s, ``scan``s and ``while``s (to a
+    fixed point over a loop's carry), as XLA's own dead-code removal goes; any other equation
+    that is needed uses all its inputs."""
     live = {v for v, used in zip(jaxpr.outvars, used_outputs)
             if used and isinstance(v, jex.Var)}
     for eqn in reversed(jaxpr.eqns):
         needed = [v in live for v in eqn.outvars]
         if not any(needed) and not eqn.effects:
             continue
-        inner = eqn.params.get("jaxpr")
-        if eqn.primitive.name in ("jit", "pjit") and isinstance(inner, jex.ClosedJaxpr):
-            reads = _used_inputs(inner.jaxpr, needed)
-        else:
-            reads = [True] * len(eqn.invars)
+        reads = _equation_reads(eqn, needed)
         live.update(v for v, read in zip(eqn.invars, reads) if read and isinstance(v, jex.Var))
     return [v in live for v in jaxpr.invars]
+
+
+def _equation_reads(eqn: jex.JaxprEqn, needed: list[bool]) -> list[bool]:
+    """Which inputs of ``eqn`` the ``needed`` outputs depend on (``_used_inputs``)."""
+    name, params = eqn.primitive.name, eqn.params
+    if name in ("jit", "pjit") and isinstance(params.get("jaxpr"), jex.ClosedJaxpr):
+        return _used_inputs(params["jaxpr"].jaxpr, needed)
+    if name == "cond":
+        reads = [any(r) for r in zip(*(_used_inputs(b.jaxpr, needed)
+                                       for b in params["branches"]))]
+        return [True, *reads]
+    if name == "scan":
+        consts, carry = params["num_consts"], params["num_carry"]
+        body = params["jaxpr"].jaxpr
+        live_carry = needed[:carry]
+        while True:  # a carry is live if a live carry or a needed output is made from it
+            reads = _used_inputs(body, [*live_carry, *needed[carry:]])
+            grown = [a or b for a, b in zip(live_carry, reads[consts:consts + carry])]
+            if grown == live_carry:
+                return reads
+            live_carry = grown
+    if name == "while":
+        nc, nb = params["cond_nconsts"], params["body_nconsts"]
+        cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
+        cond_reads = _used_inputs(cond, [True])
+        live_carry = [a or b for a, b in zip(needed, cond_reads[nc:])]
+        while True:
+            body_reads = _used_inputs(body, live_carry)
+            grown = [a or b for a, b in zip(live_carry, body_reads[nb:])]
+            if grown == live_carry:
+                return [*cond_reads[:nc], *body_reads[:nb], *live_carry]
+            live_carry = grown
+    return [True] * len(eqn.invars)
 
 
 @functools.lru_cache(maxsize=256)

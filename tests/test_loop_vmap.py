@@ -94,3 +94,17 @@ def test_on_an_accelerator_the_batched_form_is_vmap(monkeypatch):
     assert "xla_cpu_small_call" not in looped.lower(boards, moves, TABLE).as_text()
     _assert_equal(looped(boards, moves, TABLE),
                   jax.vmap(_turn, (0, 0, None))(boards, moves, TABLE))
+
+
+def test_a_function_reading_part_of_its_arguments_compiles():
+    """XLA's emitter aborted the process on a kernel parameter that nothing inside reads: the
+    loop's reads of the fields the function ignores are dead, and the kernel must not take
+    those fields (``kernel._used_inputs`` follows the loop's body)."""
+    state = {"board": _batch(8)[0], "moves": _batch(8)[1], "unused": jnp.zeros((8, 3))}
+
+    def legal(state):
+        return jax.lax.cond(state["board"][0] > 0, lambda b: b > 0, lambda b: b < 0,
+                            state["board"])
+
+    got = jax.jit(jax.vmap(loop_vmap(legal)))(state)
+    np.testing.assert_array_equal(got, jax.vmap(legal)(state))
