@@ -41,6 +41,7 @@ import numpy as np
 from flax import struct
 from gymnax.environments import spaces
 
+from jaxenvs import branches
 from jaxenvs.environment import Environment
 from jaxenvs.pokejax import engine, moves, observe, opponents, turn
 from jaxenvs.pokejax import teams as tm
@@ -117,9 +118,8 @@ def rewards(battle: BattleState) -> jax.Array:
 
 
 class _Base(Environment):
-    #: A reset (drawing teams, a new battle) costs a good part of a step: reset only the
-    #: finished envs (``Environment.reset_round_fraction``).
-    reset_round_fraction = 32
+    #: A battle step runs the rules that apply to it (``Environment.loop_on_cpu``).
+    loop_on_cpu = True
 
     @property
     def default_params(self) -> PokeJAXParams:
@@ -189,9 +189,11 @@ class PokeJAX(_Base):
         # Then the opponent's alone, if it must replace a fainted Pokémon while the agent
         # waits: a switch turn only (the move turn's code would run too, masked, under vmap).
         alone = (state.battle.request[0] == REQ_NONE) & ~state.battle.ended
-        second = jnp.where(alone, opponent_action(1, state.battle), -1)
-        replaced = decide(state, jnp.stack([0, jnp.maximum(second, 0)]), turn.replace_fainted)
-        state = jax.tree_util.tree_map(lambda a, b: jnp.where(alone, a, b), replaced, state)
+        second = jax.lax.cond(alone, lambda: opponent_action(1, state.battle),
+                              lambda: jnp.int32(-1))
+        state = branches.when(
+            alone, lambda state, second: decide(state, jnp.stack([0, jnp.maximum(second, 0)]),
+                                                turn.replace_fainted), state, second)
         opponent = jnp.stack([first, second])
         state = state.replace(time=state.time + 1)
         battle = state.battle

@@ -405,6 +405,15 @@ def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Arra
     stat is recomputed from the stored one (capped at 999 when raised). Accuracy and evasion
     only move their stage. Returns (state, some stage changed), both only ``when``."""
     t = state.party[side, 0]
+    return branches.cond(when & (state.hp[side, t] > 0), _boosted,
+                         lambda state, side, stages: (state, jnp.bool_(False)),
+                         state, side, stages, result_shapes=(state, jnp.bool_(False)))
+
+
+def _boosted(state: BattleState, side: jax.Array, stages: jax.Array
+             ) -> tuple[BattleState, jax.Array]:
+    """``boost`` where it applies (``side``'s active Pokémon stands)."""
+    t = state.party[side, 0]
     boosts = state.boosts[side, t]
     mod = state.mod_stats[side, t]
     stored = state.stats[side, t]
@@ -424,11 +433,9 @@ def boost(state: BattleState, side: jax.Array, stages: jax.Array, when: jax.Arra
         else:
             changed = changed | ~blocked
         new_boosts.append(jnp.where(blocked, b, moved))
-    when = when & (state.hp[side, t] > 0)
-    new = state.replace(
-        boosts=state.boosts.at[side, t].set(jnp.where(when, jnp.stack(new_boosts), boosts)),
-        mod_stats=state.mod_stats.at[side, t].set(jnp.where(when, jnp.stack(new_mod), mod)))
-    return new, when & changed
+    new = state.replace(boosts=state.boosts.at[side, t].set(jnp.stack(new_boosts)),
+                        mod_stats=state.mod_stats.at[side, t].set(jnp.stack(new_mod)))
+    return new, changed
 
 
 def _deduct_pp(state: BattleState, side: jax.Array, skip: jax.Array) -> BattleState:
@@ -579,8 +586,11 @@ def _hits(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array
         state, first, broke = carry
         go = (hit & (i < hits) & (state.hp[foe, target] > 0) & (state.hp[side, user] > 0)
               & ~broke)
-        state, damage, broke_now = _damage_hit(state, side, move, go,
-                                               jnp.where(i == 0, -1, first))
+        # a hit that does not happen changes nothing (``_damage_hit`` with ``when`` False)
+        state, damage, broke_now = branches.cond(
+            go, _damage_hit, lambda state, *_: (state, jnp.int32(0), jnp.bool_(False)),
+            state, side, move, go, jnp.where(i == 0, -1, first),
+            result_shapes=(state, jnp.int32(0), jnp.bool_(False)))
         return state, jnp.where(i == 0, damage, first), broke | broke_now
 
     state, _, broke = jax.lax.fori_loop(0, 5, one, (state, jnp.int32(0), jnp.bool_(False)))
@@ -771,18 +781,11 @@ def _call(state: BattleState, side: jax.Array, called: jax.Array, when: jax.Arra
             jnp.where(when & state.transformed[side, user], (base + 1) % 64, base)))
 
 
-def _execute(state: BattleState, side: jax.Array, move: jax.Array
-             ) -> tuple[BattleState, jax.Array]:
-    """Everything after ``BeforeMove`` up to ``AfterMoveSelf``: the calling moves' own parts
-    (PP for the selected one, bookkeeping; Metronome's ``sample`` of every move with the
-    metronome flag in id order, Mirror Move's copy of the foe's last move, which fails unless
-    there is one to copy), up to ``MAX_CALLS`` deep (Metronome -> Mirror Move -> Metronome
-    ...), then a two-turn move's charging turn or the move (``_run``). Returns (state, the move
-    that ran)."""
+def _calls(state: BattleState, side: jax.Array, move: jax.Array
+           ) -> tuple[BattleState, jax.Array, jax.Array]:
+    """The calling moves' own parts, up to ``MAX_CALLS`` deep (``_execute``). Returns (state,
+    the move that runs, Mirror Move failed)."""
     foe = 1 - side
-    user = state.party[side, 0]
-    last = state.last_slot[side]
-    caller = (move == METRONOME) | (move == MIRROR_MOVE)
 
     def call(k, carry):  # one calling move (a loop: Metronome may call Mirror Move, ...)
         state, move, failed = carry
@@ -799,27 +802,52 @@ def _execute(state: BattleState, side: jax.Array, move: jax.Array
         move = jnp.where(metronome, picked, jnp.where(copies, copied, move))
         return state, move, failed | (mirror & ~copies)
 
-    state, ran, failed = jax.lax.fori_loop(0, MAX_CALLS, call, (state, move, jnp.bool_(False)))
+    return jax.lax.fori_loop(0, MAX_CALLS, call, (state, move, jnp.bool_(False)))
+
+
+def _execute(state: BattleState, side: jax.Array, move: jax.Array
+             ) -> tuple[BattleState, jax.Array]:
+    """Everything after ``BeforeMove`` up to ``AfterMoveSelf``: the calling moves' own parts
+    (PP for the selected one, bookkeeping; Metronome's ``sample`` of every move with the
+    metronome flag in id order, Mirror Move's copy of the foe's last move, which fails unless
+    there is one to copy), up to ``MAX_CALLS`` deep (Metronome -> Mirror Move -> Metronome
+    ...), then a two-turn move's charging turn or the move (``_run``). Returns (state, the move
+    that ran)."""
+    caller = (move == METRONOME) | (move == MIRROR_MOVE)
+    # for any other move the calls change nothing
+    state, ran, failed = branches.cond(
+        caller, _calls, lambda state, side, move: (state, move, jnp.bool_(False)), state, side,
+        move, result_shapes=(state, move, jnp.bool_(False)))
 
     # a two-turn move's first turn: it charges (no PP: a calling move's is given back)
     charging = MOVE_TWO_TURN[ran] & ~cond.has(state, side, cond.TWO_TURN_MOVE)
-    charged = cond.add_volatile(state, side, cond.TWO_TURN_MOVE, True)
-    charged = cond.add_volatile(charged, side, cond.INVULNERABILITY, MOVE_INVULNERABLE[ran])
-    pp = charged.pp[side, user, last]
-    given = jnp.where(caller, (pp + 1) % 64, pp)
-    charged = charged.replace(
-        last_used=charged.last_used.at[side].set(ran),
-        pp=charged.pp.at[side, user, last].set(given),
-        base_pp=charged.base_pp.at[side, user, last].set(
-            jnp.where(charged.transformed[side, user], charged.base_pp[side, user, last],
-                      given)))
     # a called move and a locked one (Rage, Thrash / Petal Dance after the first use, a
     # trapping move held) use no PP
     deduct = (~caller & (ran != STRUGGLE) & ~cond.has(state, side, cond.RAGE)
               & ~cond.has(state, side, cond.LOCKED_MOVE)
               & ~cond.has(state, side, cond.TRAP_LOCK))
-    new = select(charging, charged, _run(state, side, ran, deduct))
-    return select(failed, state, new), ran
+    which = jnp.where(failed, 0, jnp.where(charging, 1, 2))
+    new = branches.switch(which, (lambda state, side, ran, caller, deduct: state, _charge,
+                                  lambda state, side, ran, caller, deduct:
+                                  _run(state, side, ran, deduct)),
+                          state, side, ran, caller, deduct, result_shapes=state)
+    return new, ran
+
+
+def _charge(state: BattleState, side: jax.Array, move: jax.Array, caller: jax.Array,
+            deduct: jax.Array) -> BattleState:
+    """A two-turn move's first turn: it charges (no PP: a calling move's is given back)."""
+    user, last = state.party[side, 0], state.last_slot[side]
+    charged = cond.add_volatile(state, side, cond.TWO_TURN_MOVE, True)
+    charged = cond.add_volatile(charged, side, cond.INVULNERABILITY, MOVE_INVULNERABLE[move])
+    pp = charged.pp[side, user, last]
+    given = jnp.where(caller, (pp + 1) % 64, pp)
+    return charged.replace(
+        last_used=charged.last_used.at[side].set(move),
+        pp=charged.pp.at[side, user, last].set(given),
+        base_pp=charged.base_pp.at[side, user, last].set(
+            jnp.where(charged.transformed[side, user], charged.base_pp[side, user, last],
+                      given)))
 
 
 def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
@@ -842,7 +870,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
         last_damage=jnp.where(MOVE_KEEPS_LAST_DAMAGE[move], state.last_damage, 0))
     # a trapping move's onTryMove: the target's recharge is cancelled, hit or miss
     state = cond.remove_volatile(state, foe, MUST_RECHARGE, MOVE_TRAPS[move])
-    state = _thrash(state, side, move)
+    state = branches.when(MOVE_LOCKS[move], _thrash, state, side, move)
     state, hit = _accuracy_check(state, side, move)
     # Counter's damageCallback fails unless the foe's last move (as used, and as shown) was a
     # Normal or Fighting damaging move other than Counter and the last damage is positive
@@ -854,7 +882,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     reaches = hit & ~(behind_sub & (MOVE_DAMAGING[move] | MOVE_SUB_BLOCKED[move]))
     state, broke = _hits(state, side, move,
                          hit & ((MOVE_FIXED[move] != FIXED_COUNTER) | countered))
-    state = _trap(state, side, move, hit, reaches)
+    state = branches.when(hit & MOVE_TRAPS[move], _trap, state, side, move, hit, reaches)
 
     # Rage's self volatile (not when the hit broke a substitute): locked in, accuracy 255
     rages = hit & (move == RAGE) & ~broke & ~cond.has(state, side, cond.RAGE)
@@ -936,7 +964,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # AfterMove: a Thrash / Petal Dance lock whose uses ran out ends; a trapping lock's
     state = cond.end_lock(state, side, cond.has(state, side, cond.LOCKED_MOVE)
                           & (state.lock_turns[side, user] <= 0))
-    return _trap_after_move(state, side)
+    return branches.when(cond.has(state, side, cond.TRAP_LOCK), _trap_after_move, state, side)
 
 
 def _trap(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array,
@@ -1044,12 +1072,16 @@ def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Arra
     move = state.last_selected[side]
     # ``cannotmove`` (after Haze) skips BeforeMove and the move: only AfterMoveSelf runs
     cannot = move == CANNOT_MOVE
-    before, cant, _ = cond.before_move(state, side)
-    before, biding = _bide(before, side, ~cant)
-    state = select(cannot, state, before)
-    cant = cant | cannot | biding
-    executed, ran = _execute(state, side, move)
-    state = select(cant, state, executed)
+
+    def before_move(state, side):
+        state, cant, _ = cond.before_move(state, side)
+        state, biding = _bide(state, side, ~cant)
+        return state, cant | biding
+
+    state, cant = branches.cond(cannot, lambda state, side: (state, jnp.bool_(True)),
+                                before_move, state, side, result_shapes=(state, cannot))
+    state, ran = branches.cond(cant, lambda state, side, move: (state, move), _execute,
+                               state, side, move, result_shapes=(state, move))
     # AfterMoveSelf: after a move if its target still stands, always after a cancelled one
     standing = jnp.where(MOVE_SELF_TARGET[ran], state.hp[side, user], state.hp[foe, target]) > 0
     state, _ = cond.after_move_self(state, side, standing | cant)

@@ -144,7 +144,7 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     """``actions.switchIn`` of party position ``pos`` plus its ``runSwitch`` bookkeeping."""
     old = state.party[side, 0]
     new = state.party[side, pos]
-    state = select(state.hp[side, old] > 0, clear_volatile(state, side, old), state)
+    state = branches.when(state.hp[side, old] > 0, clear_volatile, state, side, old)
     party = state.party.at[side, 0].set(new).at[side, pos].set(old)
     # tox's onSwitchIn: a badly poisoned Pokémon comes in merely poisoned
     status = state.status[side, new]
@@ -171,14 +171,14 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
 
 def _faint(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     """``faintMessages`` for ``side``'s active Pokémon."""
-    t = state.party[side, 0]
-    fainted = clear_volatile(state, side, t)
-    fainted = fainted.replace(
-        fainted=state.fainted.at[side, t].set(True),
-        hp=state.hp.at[side, t].set(0),
-        pokemon_left=state.pokemon_left.at[side].add(-1),
-    )
-    return select(when, fainted, state)
+    def faint(state, side):
+        t = state.party[side, 0]
+        fainted = clear_volatile(state, side, t)
+        return fainted.replace(fainted=state.fainted.at[side, t].set(True),
+                               hp=state.hp.at[side, t].set(0),
+                               pokemon_left=state.pokemon_left.at[side].add(-1))
+
+    return branches.when(when, faint, state, side)
 
 
 def _check_win(state: BattleState) -> BattleState:
@@ -283,23 +283,34 @@ def begin_move_turn(state: BattleState, actions: jax.Array) -> tuple[BattleState
 def _move_turn(state: BattleState, actions: jax.Array) -> BattleState:
     """A turn from a move request on both sides."""
     state, first = begin_move_turn(state, actions)
-    sides = jnp.arange(2)
 
     def run(k, carry):  # the two actions in order (a loop: one copy of the action code)
         state, halted = carry
         side = jnp.where(k == 0, first, 1 - first)
-        after, fainted = run_action(state, side, actions[side])
-        return select(halted, state, after), halted | fainted
+        return branches.cond(halted, _halted, run_action, state, side, actions[side],
+                             result_shapes=(state, halted))
 
     state, halted = jax.lax.fori_loop(0, 2, run, (state, jnp.bool_(False)))
+    return branches.cond(halted, _replacements, _residual_and_end, state, result_shapes=state)
 
-    # residual: the volatiles with a duration count down (flinch ends), then the Update
-    residual = _event_tie(cond.residual(_update_speed(state)))
-    state = select(halted, state, residual)
+
+def _halted(state: BattleState, side: jax.Array, action: jax.Array
+            ) -> tuple[BattleState, jax.Array]:
+    """``run_action`` after a faint cleared the queue: nothing runs."""
+    return state, jnp.bool_(True)
+
+
+def _replacements(state: BattleState) -> BattleState:
+    """A turn a faint cut short: the requests to replace the fainted Pokémon."""
     active = state.party[:, 0]
-    needs_switch = state.fainted[sides, active] & ~state.ended
-    request = jnp.where(needs_switch, REQ_SWITCH, REQ_NONE)
-    return select(halted, state.replace(request=request), _end_turn(state))
+    needs_switch = state.fainted[jnp.arange(2), active] & ~state.ended
+    return state.replace(request=jnp.where(needs_switch, REQ_SWITCH, REQ_NONE))
+
+
+def _residual_and_end(state: BattleState) -> BattleState:
+    """A full turn's end: the volatiles with a duration count down (flinch ends), the
+    ``Update``, then ``endTurn``."""
+    return _end_turn(_event_tie(cond.residual(_update_speed(state))))
 
 
 def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
