@@ -3,8 +3,8 @@
 It is gymnax's ``Environment`` (so gymnax wrappers, adapters and the gymnax 1.0 contract of
 ``reset``/``step`` with auto-reset and ``info["final_observation"]`` apply unchanged) plus two
 things gymnax lacks: checking parameters where they are made, with a readable error, rather
-than deep inside a trace; and, for environments whose reset costs a good part of a step, an
-auto-reset that resets only the finished envs of a batch.
+than deep inside a trace; and, for game engines whose step is mostly branches, a batched step
+that on a CPU runs each env's step on its own, its auto-reset only where its episode ended.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from functools import partial
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 from gymnax.environments import environment
 
-from jaxenvs import branches, rounds
+from jaxenvs import branches
 from jaxenvs.loop_vmap import loop_vmap
 
 
@@ -29,45 +28,26 @@ class Environment(environment.Environment):
     meaningless. ``jaxenvs.make`` calls it for every parameter set it returns.
 
     gymnax's ``step`` computes a reset for every env at every step and keeps it where the
-    episode ended; under ``vmap`` that is a full reset of the batch per step. A subclass whose
-    reset is costly sets ``reset_round_fraction``: a batch on a CPU then resets its finished
-    envs only, in rounds of ``1 / reset_round_fraction`` of the batch, usually one round or
-    none (``rounds.where``; a lone env, or a batch of one round, resets as gymnax does). The
-    result is the same, bit for bit: each finished env gets ``reset_env`` of the same key.
+    episode ended, and under ``vmap`` every branch of a ``cond`` runs for every env. A
+    subclass whose step is mostly branches (a game engine's rules) sets ``loop_on_cpu``: a
+    batch on a CPU then runs env by env in one XLA:CPU kernel (``jaxenvs.loop_vmap``), where
+    each branch, the auto-reset among them, runs only where it applies. The result is the
+    same, bit for bit: each finished env gets ``reset_env`` of the same key.
     """
 
-    #: ``None``: gymnax's reset-every-step auto-reset; else the round fraction (class docstring).
-    reset_round_fraction: int | None = None
     #: On a CPU, step a batch env by env in one kernel (``jaxenvs.loop_vmap``), each env's
-    #: auto-reset a real branch; on other backends, ``vmap``.
+    #: auto-reset a real branch; on other backends, ``vmap`` (class docstring).
     loop_on_cpu: bool = False
 
     @partial(jax.jit, static_argnames=("self",))
     def step(self, key, state, action, params=None):
         """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
-        ``final_observation``); with ``reset_round_fraction`` set, resetting only the finished
-        envs."""
+        ``final_observation``); with ``loop_on_cpu``, env by env on a CPU."""
         if params is None:
             params = self.default_params
         if self.loop_on_cpu:
             return loop_vmap(self._step_then_reset)(key, state, action, params)
-        if self.reset_round_fraction is None:
-            return environment.Environment.step(self, key, state, action, params)
-        key_step, key_reset = jax.random.split(key)
-        obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
-                                                                   params)
-        truncated = self.is_truncated(state_st, params)
-
-        def reset(operands, carry):
-            key_reset, params = operands
-            return (*self.reset_env(key_reset, params), jnp.bool_(False))
-
-        obs, state, _ = rounds.where(
-            lambda operands, carry: carry[2], reset, (key_reset, params),
-            (obs_st, state_st, terminated | truncated), self.reset_round_fraction)
-        info = {**info, "terminated": terminated, "truncated": truncated,
-                "final_observation": obs_st}
-        return obs, state, reward, terminated, truncated, info
+        return environment.Environment.step(self, key, state, action, params)
 
     def _step_then_reset(self, key, state, action, params):
         """One env's step and, where its episode ended, its reset (a real branch)."""

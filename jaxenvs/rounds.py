@@ -1,12 +1,10 @@
-"""``while_loop`` and ``where``: a loop, and a masked update, whose batched forms step only
-the elements still running.
+"""``while_loop``: a loop whose batched form steps only the elements still running.
 
 Under ``vmap`` a ``lax.while_loop`` runs its body on the whole batch until the last element is
 done, so a batch pays its slowest element's iterations for every element. Where most elements
-need a few iterations and a few need many (a constraint solver's Newton steps; an opponent's
-decisions until the agent's next one), that is most of the work: at 512 envs of TCGJax, 9.4
-loop iterations per step (the agent's decision and the batch's longest opponent turn) for
-3.1 decisions on average.
+need a few iterations and a few need many (HalfCheetah's constraint solver: half the states of
+a random-action rollout take no Newton step and a quarter one), that is most of the work.
+(The game engines instead run each env's step on its own on a CPU, ``jaxenvs.loop_vmap``.)
 
 On a CPU, where a kernel costs in proportion to the elements it touches, ``while_loop``'s
 batched form instead takes the loop in rounds: each round gathers up to ``round_size``
@@ -18,10 +16,6 @@ contract multiply-adds differently in differently shaped kernels, see
 ``halfcheetah.batching``). An accelerator runs a batch's elements side by side, so rounds
 over part of the batch would leave the rest idle: there the batched form is the plain
 vmapped loop, as it is for a batch no larger than one round.
-
-``where`` is the one-pass case, an update applied where a condition holds (an auto-reset of
-the envs whose episode ended): batched on a CPU above one round it runs in rounds over those
-elements; elsewhere it computes the update everywhere and selects.
 """
 
 from __future__ import annotations
@@ -66,26 +60,6 @@ def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
                                   lambda carry: body_fun(operands, carry), init)
 
     return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kernel)
-
-
-def where(cond_fun: Callable[[Operands, Carry], jax.Array],
-          body_fun: Callable[[Operands, Carry], Carry], operands: Operands, init: Carry,
-          fraction: int) -> Carry:
-    """``body_fun(operands, init)`` where ``cond_fun(operands, init)``, else ``init``: a loop
-    of at most one iteration, for a ``body_fun`` after which ``cond_fun`` is false.
-
-    Unbatched, and batched where ``while_loop`` would run the plain vmapped loop, it computes
-    ``body_fun`` and selects, as ``jnp.where`` would (a loop there cost more than it saved:
-    at batch 1, PokeJAX2P's auto-reset as a ``while_loop`` ran 1.53k steps/s, as a select
-    2.16k-2.24k); vmapped on a CPU above one round, it runs ``body_fun`` on the elements
-    where ``cond_fun`` holds only, in rounds (module docstring). Arguments as for
-    ``while_loop`` (no ``kernel``: a select or a single pass gains nothing from one).
-    """
-    def alone(operands, init):
-        holds = cond_fun(operands, init)
-        return jax.tree.map(lambda a, b: jnp.where(holds, a, b), body_fun(operands, init), init)
-
-    return _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction)
 
 
 def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kernel=False):

@@ -1,11 +1,10 @@
-"""``Environment.step`` with ``reset_round_fraction`` (resetting only the finished envs) or
-``loop_on_cpu`` (each env's step and reset in turn, in one kernel) gives exactly gymnax's
-reset-every-step auto-reset.
+"""``Environment.step`` with ``loop_on_cpu`` (each env's step, and its reset only where its
+episode ended, in turn in one kernel) gives exactly gymnax's reset-every-step auto-reset.
 
 A small env whose episodes end after a random number of steps (so a batch has a few finished
 envs at most steps, and sometimes none or many) and whose reset draws from its key: the two
-auto-resets must agree on every output, ``info`` included, unbatched and at batch sizes that
-take one round, several rounds, or the plain vmapped loop.
+auto-resets must agree on every output, ``info`` included, unbatched and at several batch
+sizes.
 """
 
 import jax
@@ -55,10 +54,6 @@ class _Countdown(Environment):
         return spaces.Box(-1.0, 1.0, (), jnp.float32)
 
 
-class _CountdownSparse(_Countdown):
-    reset_round_fraction = 4
-
-
 class _CountdownLooped(_Countdown):
     loop_on_cpu = True
 
@@ -85,10 +80,8 @@ def _rollout(env, batch, steps=30):
 
 
 @pytest.mark.parametrize("batch", [0, 1, 2, 9, 200])
-@pytest.mark.parametrize("env", [_CountdownSparse(), _CountdownLooped()],
-                         ids=["reset_round_fraction", "loop_on_cpu"])
-def test_resetting_only_finished_envs_matches_gymnax(env, batch):
-    dense, sparse = _rollout(_Countdown(), batch), _rollout(env, batch)
+def test_resetting_only_finished_envs_matches_gymnax(batch):
+    dense, sparse = _rollout(_Countdown(), batch), _rollout(_CountdownLooped(), batch)
     terminated, truncated = np.asarray(dense[3]), np.asarray(dense[4])
     assert terminated.any() and truncated.any() and not (terminated | truncated).all()
     assert jax.tree.structure(dense) == jax.tree.structure(sparse)

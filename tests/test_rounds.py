@@ -87,27 +87,3 @@ def test_rounds_only_on_a_cpu_and_above_one_round(monkeypatch):
     assert not uses_rounds(2) and not uses_rounds(1)
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
     assert not uses_rounds(300)
-
-
-def _odd(operands, n):
-    return n % 2 == 1
-
-
-def _make_even(operands, n):
-    (offset,) = operands
-    return n + offset
-
-
-@pytest.mark.parametrize("batch", [0, 1, 2, 17, 300])
-@pytest.mark.parametrize("backend", ["cpu", "gpu"])
-def test_where_updates_exactly_the_elements_where_it_holds(batch, backend, monkeypatch):
-    """``where`` adds 1 to the odd elements only, unbatched (batch 0), as a dense select
-    (small batches, an accelerator) and in rounds (a CPU batch above one round)."""
-    monkeypatch.setattr(jax, "default_backend", lambda: backend)
-    start = _inputs(max(batch, 1))[1]
-    f = lambda n: rounds.where(_odd, _make_even, (jnp.int32(1),), n, fraction=8)  # noqa: E731
-    out = jax.jit(f)(start[0]) if batch == 0 else jax.jit(jax.vmap(f))(start)
-    expected = np.where(np.asarray(start) % 2 == 1, np.asarray(start) + 1, np.asarray(start))
-    np.testing.assert_array_equal(np.asarray(out), expected[0] if batch == 0 else expected)
-    jaxpr = str(jax.make_jaxpr(jax.vmap(f))(start) if batch else jax.make_jaxpr(f)(start[0]))
-    assert ("scatter" in jaxpr) == (backend == "cpu" and batch >= 17)
