@@ -1,4 +1,4 @@
-"""``rewrite``: a jaxpr without the operations XLA:CPU's kernel emitter lacks.
+"""``rewrite``: a jaxpr without the operations XLA:CPU's kernel emitter lacks or runs slowly.
 
 XLA:CPU compiles a kernel (``jaxenvs.kernel``) with its whole-computation emitter, which has
 no scatter ("Unhandled opcode for elemental IR emission: scatter"), whose sort calls a
@@ -23,7 +23,13 @@ observations sort small integer arrays.
   array of ``n``, ``n * n`` compares; the arrays sorted here have at most a few dozen
   entries);
 * each random split, fold-in and draw of 32-bit words with a default ``threefry2x32`` key
-  made with its key as a key of ``jaxenvs.threefry.UNROLLED``: the same bits, no loop.
+  made with its key as a key of ``jaxenvs.threefry.UNROLLED``: the same bits, no loop;
+* each concatenation written piece by piece into a zero array (dynamic updates): the
+  emitter computes a fused concatenation element by element, choosing the piece with a
+  branch and recomputing the piece's inputs (gathers, divisions) for each element. As
+  updates, each piece is one plain loop: PokeJAX2P's observations (two of float32[2, 6, 36]
+  per step, ten pieces) made its step 15% faster (A/B in one process, 1024 battles on 2
+  cores), TCGJax2P's 5%.
 
 Every other equation is bound as it was; the bodies of ``jit``, ``cond``, ``while``,
 ``scan``, custom derivative rules (whose primal function is kept, not the rule) and
@@ -118,6 +124,21 @@ def scatter_points(name: str, operand, indices, updates, dimension_numbers,
     return operand
 
 
+def concatenate_by_updates(operands, dimension: int) -> jax.Array:
+    """``lax.concatenate(operands, dimension)`` as dynamic updates of a zero array."""
+    operands = [jnp.asarray(x) for x in operands]
+    shape = list(operands[0].shape)
+    shape[dimension] = sum(x.shape[dimension] for x in operands)
+    out = jnp.zeros(shape, operands[0].dtype)
+    offset = 0
+    for x in operands:
+        start = [0] * len(shape)
+        start[dimension] = offset
+        out = lax.dynamic_update_slice(out, x, start)
+        offset += x.shape[dimension]
+    return out
+
+
 def sort_by_counting(*operands, dimension: int, num_keys: int) -> list[jax.Array]:
     """``lax.sort(operands, dimension, is_stable=True, num_keys)`` for integer or boolean
     keys, by counting (module docstring)."""
@@ -180,6 +201,8 @@ def _equation(eqn: jex.JaxprEqn, ins: list[Any]) -> list[Any]:
             return [out]
         return [jax.random.wrap_key_data(jax.random.key_data(out), impl=jax.random.key_impl(
             ins[0]))]
+    if name == "concatenate":
+        return [concatenate_by_updates(ins, params["dimension"])]
     if name == "sort":
         return sort_by_counting(*ins, dimension=params["dimension"],
                                 num_keys=params["num_keys"])

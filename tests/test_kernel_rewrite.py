@@ -89,6 +89,20 @@ def test_threefry_draws_are_made_unrolled_with_the_same_bits():
         np.testing.assert_array_equal(a, b)
 
 
+def test_concatenations_become_updates_with_the_same_result():
+    def f(a, b):
+        return (jnp.concatenate([a, b, a[:1]], axis=0), jnp.concatenate([a, b * 2], axis=1),
+                jnp.concatenate([a.astype(bool), b > 2], axis=1))
+
+    args = (jnp.arange(6).reshape(2, 3), jnp.arange(6).reshape(2, 3) % 4)
+    closed = jax.make_jaxpr(f)(*args)
+    rewritten = kernel_rewrite.rewrite(closed)
+    assert "concatenate" in _primitives(closed) and "concatenate" not in _primitives(rewritten)
+    for a, b in zip(f(*args), jex.jaxpr_as_fun(rewritten)(*args)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
 def test_the_bodies_of_control_flow_are_rewritten():
     def f(x, i):
         def body(k, x):
