@@ -1,13 +1,18 @@
 """Where a jaxenvs environment's random-action step spends its time on XLA:CPU.
 
     python benchmarks/profile.py --env TCGJax2P [--batch-size 1024] [--steps 50] [--top 25]
-        [--param NAME=VALUE ...]
+        [--param NAME=VALUE ...] [--vmapped]
 
 Prints XLA's cost analysis of one env step per env (elementwise operations, bytes read and
 written, state size), then a profile of one run of ``--steps`` steps of the batch that
 ``jaxenvs bench`` times: exclusive op time by op kind and by env source line, with the op
 time per env step (``jaxenvs/profiling.py``). The CPU is one XLA device (one op thread), so
 the figures are one core's.
+
+An env that steps env by env on a CPU (``Environment.loop_on_cpu``: PokeJAX, TCGJax) runs its
+whole step as one XLA:CPU kernel, which XLA's profile shows as a single op; ``--vmapped``
+profiles its ``vmap`` form instead (every branch run for every env, selects between them),
+whose ops still tell which rules cost the most.
 """
 
 from __future__ import annotations
@@ -36,8 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="rows per table")
     parser.add_argument("--param", action="append", default=[], type=bench.parse_param,
                         metavar="NAME=VALUE", help="override an env parameter (repeatable)")
+    parser.add_argument("--vmapped", action="store_true",
+                        help="profile the vmap form of an env that loops on a CPU")
     args = parser.parse_args(argv)
     env, params = jaxenvs.make(args.env, **dict(args.param))
+    if getattr(env, "loop_on_cpu", False):
+        if args.vmapped:
+            env.loop_on_cpu = False
+        else:
+            print(f"{args.env} steps env by env in one kernel on a CPU (loop_on_cpu): its "
+                  "ops below are that kernel; --vmapped profiles the vmap form by op")
     cost = profiling.step_cost(env, params, args.batch_size)
     print(f"{args.env}, batch {args.batch_size}: XLA's cost of one env step, per env: "
           f"{cost.flops:,.0f} elementwise ops, {cost.bytes_accessed:,.0f} bytes accessed "

@@ -4,7 +4,8 @@ episode ended, in turn in one kernel) gives exactly gymnax's reset-every-step au
 A small env whose episodes end after a random number of steps (so a batch has a few finished
 envs at most steps, and sometimes none or many) and whose reset draws from its key: the two
 auto-resets must agree on every output, ``info`` included, unbatched and at several batch
-sizes.
+sizes. Then the game envs that loop on a CPU: their loop form (what a CPU runs) against
+their ``vmap`` form (what a GPU runs), over random-action rollouts that end episodes.
 """
 
 import jax
@@ -14,6 +15,7 @@ import pytest
 from flax import struct
 from gymnax.environments import spaces
 
+import jaxenvs
 from jaxenvs.environment import Environment
 
 
@@ -58,15 +60,18 @@ class _CountdownLooped(_Countdown):
     loop_on_cpu = True
 
 
-def _rollout(env, batch, steps=30):
-    params = env.default_params
+def _rollout(env, batch, steps=30, params=None):
+    """Every step's outputs (and state) of ``batch`` envs (0: one, unbatched) under random
+    actions."""
+    params = env.default_params if params is None else params
+    space = env.action_space(params)
 
     def one(key):
         _, state = env.reset(key, params)
 
         def body(state, t):
             step_key, action_key = jax.random.split(jax.random.fold_in(key, t))
-            action = jax.random.uniform(action_key, (), minval=-1, maxval=1)
+            action = space.sample(action_key)
             obs, state, reward, terminated, truncated, info = env.step(step_key, state,
                                                                         action, params)
             return state, (obs, state, reward, terminated, truncated, info)
@@ -86,5 +91,22 @@ def test_resetting_only_finished_envs_matches_gymnax(batch):
     assert terminated.any() and truncated.any() and not (terminated | truncated).all()
     assert jax.tree.structure(dense) == jax.tree.structure(sparse)
     for a, b in zip(jax.tree.leaves(dense), jax.tree.leaves(sparse)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("env_id", ["PokeJAX", "PokeJAX2P", "TCGJax", "TCGJax2P"])
+def test_game_envs_loop_form_is_their_vmap_form(env_id):
+    """Each env's rules as real branches, one env after another, against every branch run
+    for every env and selected: every output and state field, bit for bit."""
+    looped, params = jaxenvs.make(env_id)
+    vmapped, _ = jaxenvs.make(env_id)
+    vmapped.loop_on_cpu = False
+    assert looped.loop_on_cpu
+    loop_out = _rollout(looped, 3, steps=120, params=params)
+    vmap_out = _rollout(vmapped, 3, steps=120, params=params)
+    assert np.asarray(loop_out[3]).any(), "no episode ended: the auto-reset went untested"
+    assert jax.tree.structure(loop_out) == jax.tree.structure(vmap_out)
+    for a, b in zip(jax.tree.leaves(loop_out), jax.tree.leaves(vmap_out)):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
