@@ -1,6 +1,7 @@
 """``jaxenvs bench ENV``: random-action steps per second, next to the env's reference simulator.
 
-Method. ``batch_size`` copies of the environment run under ``vmap``; every step each copy
+Method. ``batch_size`` copies of the environment run under ``vmap`` (on a CPU, an env with
+``loop_on_cpu`` runs them one after another in one kernel); every step each copy
 splits its own key, samples a uniform random action from ``env.action_space(params)`` and
 calls the full gymnax ``env.step`` (auto-reset included). The whole rollout of ``num_steps``
 steps is one ``lax.scan`` inside one ``jit``, so the measurement is the compiled env and no
@@ -350,8 +351,10 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
 
     lines = [
         title, "",
-        f"Random actions, full `env.step` with auto-reset, `vmap` over the batch, one "
-        f"`lax.scan` under `jit`; median and best of {first['repeats']} timed runs.", "",
+        f"Random actions, full `env.step` with auto-reset, `vmap` over the batch (which an "
+        f"env with `loop_on_cpu` runs on a CPU as a loop over the batch in one kernel, "
+        f"`jaxenvs.loop_vmap`), one `lax.scan` under `jit`; median and best of "
+        f"{first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),
         row("---", ["--:"] * len(records)),
         row("jaxenvs, median steps/s", [format_sps(r["sps_median"]) for r in records]),
