@@ -29,6 +29,7 @@ from typing import Any, Callable
 import jax
 import jax.extend.core as jex
 from jax.interpreters import batching, mlir
+from jax.interpreters import partial_eval as pe
 
 #: The primitive of every ``custom_vmap`` call (``jaxenvs.kernel_rewrite`` rewrites its
 #: unbatched function).
@@ -37,18 +38,20 @@ custom_vmap_p.multiple_results = True
 
 
 class _Functions:
-    """The unbatched function and the batching rule of one ``custom_vmap`` (a primitive's
-    parameters must be hashable; these compare by identity)."""
+    """The unbatched function, the batching rule and the pruning of one ``custom_vmap`` (a
+    primitive's parameters must be hashable; these compare by identity)."""
 
-    def __init__(self, fun: Callable, rule: Callable):
+    def __init__(self, fun: Callable, rule: Callable, prune: Callable | None = None):
         self.fun = fun
         self.rule = rule
+        self.prune = prune
 
     def __repr__(self) -> str:
         return f"{getattr(self.fun, '__name__', 'fun')}/{getattr(self.rule, '__name__', 'rule')}"
 
 
-def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable) -> Callable:
+def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable,
+                prune: Callable | None = None) -> Callable:
     """``fun`` (positional pytree arguments, a pytree result) with the batching rule ``rule``,
     as ``jax.custom_batching.custom_vmap(fun).def_vmap(rule)``: ``rule(axis_size,
     in_batched, *args)`` gets the batched arguments with their batch axis first and
@@ -56,8 +59,14 @@ def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable) -> Callable
     out_batched)``. ``out_shapes(*args)`` gives the unbatched result's
     ``jax.ShapeDtypeStruct``s (``jax.eval_shape``, or the shapes of an argument) without
     tracing ``fun``. ``fun`` is traced only where the call is compiled unbatched (module
-    docstring: no closed-over traced values)."""
-    functions = _Functions(fun, rule)
+    docstring: no closed-over traced values).
+
+    ``prune(used)``, if given, lets JAX's dead-code elimination drop the results nobody
+    reads: ``used`` is a tuple of bools, one per leaf of the result, and ``prune`` returns
+    ``(fun, rule, prune)`` of the same call computing only the used leaves, as a flat list.
+    Without it the call computes all its results whenever one is used (XLA cannot look
+    inside a kernel, ``jaxenvs.kernel``, to drop them itself)."""
+    functions = _Functions(fun, rule, prune)
 
     def call(*args):
         flat, in_tree = jax.tree.flatten(args)
@@ -117,7 +126,25 @@ def _batching_rule(flat, dims, *, functions, in_tree, out_tree, out_avals):
     return leaves, [0 if b else None for b in jax.tree.leaves(out_batched)]
 
 
+def _dce_rule(used_outputs: list[bool], eqn: jex.JaxprEqn):
+    """JAX's dead-code elimination of a call: dropped if nothing is used, rebuilt by its
+    ``prune`` if part is (``custom_vmap``); every argument stays used."""
+    used_inputs = [True] * len(eqn.invars)
+    if not any(used_outputs) and not eqn.effects:
+        return [False] * len(eqn.invars), None
+    functions = eqn.params["functions"]
+    if all(used_outputs) or functions.prune is None:
+        return used_inputs, eqn
+    fun, rule, prune = functions.prune(tuple(used_outputs))
+    out_avals = tuple(a for a, used in zip(eqn.params["out_avals"], used_outputs) if used)
+    params = dict(eqn.params, functions=_Functions(fun, rule, prune), out_avals=out_avals,
+                  out_tree=jax.tree.structure(list(out_avals)))
+    outvars = [v for v, used in zip(eqn.outvars, used_outputs) if used]
+    return used_inputs, eqn.replace(params=params, outvars=outvars)
+
+
 custom_vmap_p.def_abstract_eval(_abstract_eval)
 custom_vmap_p.def_impl(_impl)
 mlir.register_lowering(custom_vmap_p, _lowering)
 batching.primitive_batchers[custom_vmap_p] = _batching_rule
+pe.dce_rules[custom_vmap_p] = _dce_rule

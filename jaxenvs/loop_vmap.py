@@ -40,24 +40,52 @@ def loop_vmap(fun: F) -> F:
     loop, in one kernel. ``fun`` must take every traced value it uses as an argument
     (``lazy_vmap.custom_vmap``), and hold nothing a kernel cannot (``jaxenvs.kernel``). The
     result is not differentiable."""
-    return _looped(jax.jit(fun), kernel=False)
+    return _looped(jax.jit(fun), ())
 
 
-def _looped(fun: Callable, kernel: bool) -> Callable:
-    """``fun`` (jitted: traced once for its result shapes and its uses) with the batching rule
-    of ``loop_vmap``; ``kernel``: compiled as one kernel where it runs unbatched (a loop made
-    by that rule, which a ``vmap`` around it makes a loop over loops instead)."""
+def _looped(fun: Callable, loops: tuple) -> Callable:
+    """``fun`` (jitted: traced once for its result shapes and its uses) within ``loops``
+    (``(axis_size, in_batched)`` of each loop over a batch, innermost first), with the
+    batching rule of ``loop_vmap``."""
+    nested = _nest(fun, loops)
+    unbatched, rule, prune = _parts(fun, loops)
+    return lazy_vmap.custom_vmap(unbatched, rule, lambda *args: jax.eval_shape(nested, *args),
+                                 prune)
+
+
+def _parts(fun: Callable, loops: tuple) -> tuple[Callable, Callable, Callable]:
+    """``lazy_vmap.custom_vmap``'s unbatched form, batching rule and pruning of ``fun`` within
+    ``loops``: a kernel where there is a loop; batched, one loop more on a CPU. Pruned (JAX's
+    dead-code elimination), each element computes and writes only the results that are read:
+    the kernel is opaque to XLA, which would otherwise write them all (a step's
+    ``info["final_observation"]``, for one, which a rollout that ignores it never reads)."""
+    nested = _nest(fun, loops)
+
     def batched(axis_size, in_batched, *args):
         if jax.default_backend() != "cpu":
             axes = jax.tree.map(lambda b: 0 if b else None, in_batched)
-            out = jax.vmap(fun, in_axes=axes, axis_size=axis_size)(*args)
+            out = jax.vmap(nested, in_axes=axes, axis_size=axis_size)(*args)
         else:
-            loop = jax.jit(functools.partial(_loop, fun, axis_size, in_batched))
-            out = _looped(loop, kernel=True)(*args)
+            out = _looped(fun, loops + ((axis_size, in_batched),))(*args)
         return out, jax.tree.map(lambda _: True, out)
 
-    return lazy_vmap.custom_vmap(one_kernel(fun) if kernel else fun, batched,
-                                 lambda *args: jax.eval_shape(fun, *args))
+    def prune(used: tuple[bool, ...]):
+        return _parts(_only(fun, used), loops)
+
+    return (one_kernel(nested) if loops else nested), batched, prune
+
+
+def _nest(fun: Callable, loops: tuple) -> Callable:
+    """``fun`` within ``loops``, innermost first (``_loop``)."""
+    for axis_size, in_batched in loops:
+        fun = jax.jit(functools.partial(_loop, fun, axis_size, in_batched))
+    return fun
+
+
+def _only(fun: Callable, used: tuple[bool, ...]) -> Callable:
+    """``fun`` returning only its result leaves that ``used`` marks, as a flat list."""
+    return jax.jit(lambda *args: [leaf for leaf, keep in zip(jax.tree.leaves(fun(*args)), used)
+                                  if keep])
 
 
 def _loop(fun: Callable, axis_size: int, in_batched, *args):

@@ -108,3 +108,31 @@ def test_a_function_reading_part_of_its_arguments_compiles():
 
     got = jax.jit(jax.vmap(loop_vmap(legal)))(state)
     np.testing.assert_array_equal(got, jax.vmap(legal)(state))
+
+
+def test_results_nobody_reads_are_not_written():
+    """JAX's dead-code elimination prunes the loop's element function (``loop_vmap._parts``):
+    XLA cannot look inside a kernel, which would otherwise write every result of every
+    element, read or not (a step's ``info["final_observation"]`` in a rollout ignoring it)."""
+    boards, moves = _batch(16)
+    looped = jax.vmap(loop_vmap(_turn), (0, 0, None))
+    want = jax.vmap(_turn, (0, 0, None))(boards, moves, TABLE)
+
+    def kernel_results(fn):
+        text = jax.jit(fn).lower(boards, moves).compile().as_text()
+        marked = [line for line in text.splitlines()
+                  if " call(" in line and 'inlineable="false"' in line]
+        assert len(marked) == 1
+        return marked[0].split(" call(")[0].split(" = ")[1]
+
+    def score(b, m):
+        return looped(b, m, TABLE)["score"]
+
+    def both(b, m):
+        return looped(b, m, TABLE)
+
+    np.testing.assert_array_equal(jax.jit(score)(boards, moves), want["score"])
+    _assert_equal(jax.jit(both)(boards, moves), want)
+    assert "s32[16,5]" in kernel_results(both)  # the board, written when read
+    assert "s32[16,5]" not in kernel_results(score)
+    assert "s32[16]" in kernel_results(score)
