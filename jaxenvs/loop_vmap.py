@@ -47,18 +47,19 @@ def _looped(fun: Callable, loops: tuple) -> Callable:
     """``fun`` (jitted: traced once for its result shapes and its uses) within ``loops``
     (``(axis_size, in_batched)`` of each loop over a batch, innermost first), with the
     batching rule of ``loop_vmap``."""
-    nested = _nest(fun, loops)
-    unbatched, rule, prune = _parts(fun, loops)
+    nested, unbatched, rule, prune = _parts(fun, loops)
+    # the same jitted ``nested`` as the kernel's: its trace for the shapes is reused
     return lazy_vmap.custom_vmap(unbatched, rule, lambda *args: jax.eval_shape(nested, *args),
                                  prune)
 
 
-def _parts(fun: Callable, loops: tuple) -> tuple[Callable, Callable, Callable]:
-    """``lazy_vmap.custom_vmap``'s unbatched form, batching rule and pruning of ``fun`` within
-    ``loops``: a kernel where there is a loop; batched, one loop more on a CPU. Pruned (JAX's
-    dead-code elimination), each element computes and writes only the results that are read:
-    the kernel is opaque to XLA, which would otherwise write them all (a step's
-    ``info["final_observation"]``, for one, which a rollout that ignores it never reads)."""
+def _parts(fun: Callable, loops: tuple) -> tuple[Callable, Callable, Callable, Callable]:
+    """``fun`` within ``loops`` (jitted), then ``lazy_vmap.custom_vmap``'s unbatched form,
+    batching rule and pruning of it: a kernel where there is a loop; batched, one loop more on
+    a CPU. Pruned (JAX's dead-code elimination), each element computes and writes only the
+    results that are read: the kernel is opaque to XLA, which would otherwise write them all
+    (a step's ``info["final_observation"]``, for one, which a rollout that ignores it never
+    reads)."""
     nested = _nest(fun, loops)
 
     def batched(axis_size, in_batched, *args):
@@ -70,9 +71,9 @@ def _parts(fun: Callable, loops: tuple) -> tuple[Callable, Callable, Callable]:
         return out, jax.tree.map(lambda _: True, out)
 
     def prune(used: tuple[bool, ...]):
-        return _parts(_only(fun, used), loops)
+        return _parts(_only(fun, used), loops)[1:]
 
-    return (one_kernel(nested) if loops else nested), batched, prune
+    return nested, (one_kernel(nested) if loops else nested), batched, prune
 
 
 def _nest(fun: Callable, loops: tuple) -> Callable:
