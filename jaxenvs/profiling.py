@@ -193,8 +193,8 @@ class _SourceMap:
 
 def step_cost(env, params, batch_size: int) -> StepCost:
     """XLA's cost analysis of one random-action step of ``batch_size`` envs, per env."""
-    keys, states = bench.random_batch(env, params, batch_size)
-    compiled = bench.random_rollout(env, params, 1).lower(keys, states).compile()
+    keys, states, obs = bench.random_batch(env, params, batch_size)
+    compiled = bench.random_rollout(env, params, 1).lower(keys, states, obs).compile()
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost
     state_bytes = sum(x.size * x.dtype.itemsize for x in jax.tree.leaves(states))
@@ -205,13 +205,13 @@ def step_cost(env, params, batch_size: int) -> StepCost:
 def profile(env, params, batch_size: int, num_steps: int) -> Profile:
     """Profile one run of ``num_steps`` random-action steps of ``batch_size`` envs (after an
     untimed run): exclusive op time by kind and by env source line."""
-    keys, states = bench.random_batch(env, params, batch_size)
-    compiled = bench.random_rollout(env, params, num_steps).lower(keys, states).compile()
-    jax.block_until_ready(compiled(keys, states))
+    batch = bench.random_batch(env, params, batch_size)
+    compiled = bench.random_rollout(env, params, num_steps).lower(*batch).compile()
+    jax.block_until_ready(compiled(*batch))
     with tempfile.TemporaryDirectory() as trace_dir:
         jax.profiler.start_trace(trace_dir)
         try:
-            jax.block_until_ready(compiled(keys, states))
+            jax.block_until_ready(compiled(*batch))
         finally:
             jax.profiler.stop_trace()
         sources = _SourceMap(compiled.as_text())

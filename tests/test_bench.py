@@ -91,3 +91,43 @@ def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch
     records = json.loads((tmp_path / f"{stem}.json").read_text())["records"]
     assert [r["batch_size"] for r in records] == [2]
     assert "| batch size | 2 |" in (tmp_path / f"{stem}.md").read_text()
+
+
+def test_random_action_is_uniform_among_the_legal_ones():
+    import jax
+    import numpy as np
+    from gymnax.environments import spaces
+
+    space = spaces.Discrete(5)
+    mask = np.array([[False, True, False, True, True],     # one player's mask per row,
+                     [True, False, False, False, False]])  # as PokeJAX2P's
+    keys = jax.random.split(jax.random.key(0), 3000)
+    actions = np.asarray(jax.vmap(lambda k: bench.random_action(
+        space, k, {"action_mask": mask}))(keys))
+    assert actions.shape == (3000, 2)
+    counts = np.bincount(actions[:, 0], minlength=5)
+    assert counts[[0, 2]].sum() == 0 and counts[[1, 3, 4]].min() > 900  # about 1000 each
+    assert (actions[:, 1] == 0).all()
+    # without a mask: the action space's own sample, illegal actions included
+    plain = np.asarray(jax.vmap(lambda k: bench.random_action(space, k, np.zeros(3)))(keys))
+    assert set(plain.tolist()) == set(range(5))
+
+
+def test_bench_rollout_plays_only_legal_actions():
+    import jax
+    import numpy as np
+
+    env, params = jaxenvs.make("TCGJax2P")
+    seen = []
+
+    class Recording(type(env)):
+        def step(self, key, state, action, params=None):
+            out = super().step(key, state, action, params)
+            jax.debug.callback(lambda a: seen.append(np.asarray(a)), out[5]["illegal_action"])
+            return out
+
+    recording = Recording()
+    batch = bench.random_batch(recording, params, 4)
+    jax.block_until_ready(bench.random_rollout(recording, params, 30)(*batch))
+    flags = np.concatenate([np.ravel(a) for a in seen])  # per env or per batch, by backend
+    assert flags.size == 30 * 4 and not flags.any()

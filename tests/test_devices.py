@@ -60,12 +60,12 @@ def test_sharded_rollout_equals_one_device_rollout():
         assert jax.device_count() == 2
         env, params = jaxenvs.make("Pong", frameskip=1)
         keys = jax.random.split(jax.random.key(3), 6)
-        _, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+        obs, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
         sharding = bench.batch_sharding(6)
         assert sharding.num_devices == 2 and bench.batch_sharding(3).num_devices == 1
-        one = bench.random_rollout(env, params, 50)(keys, states)
+        one = bench.random_rollout(env, params, 50)(keys, states, obs)
         split = bench.random_rollout(env, params, 50, sharding)(
-            *jax.device_put((keys, states), sharding))
+            *jax.device_put((keys, states, obs), sharding))
         assert len(jax.tree.leaves(split)[1].sharding.device_set) == 2
         for a, b in zip(jax.tree.leaves(jax.random.key_data(one[0])),
                         jax.tree.leaves(jax.random.key_data(split[0]))):
