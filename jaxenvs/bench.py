@@ -162,10 +162,9 @@ def random_action(space, key: jax.Array, obs) -> jax.Array:
     entry per action; ``[players, actions]`` for a two-player env), uniform among the legal
     actions: what the references' random players do (Showdown's random-vs-random battles, the
     TCG reference's random games), so that a step of ours and of the reference are steps of
-    the same game. Elsewhere, ``space.sample(key)``. (A uniform action over the whole space,
-    which such an env replaces by its first legal one when illegal, plays another game: more
-    end-turns and shorter TCG games. Measured on 12-03, one core at 512 envs, it ran 3-6%
-    faster than the legal draw.)"""
+    the same game (a uniform action over the whole space, which such an env replaces by its
+    first legal one when illegal, plays another: ``benchmarks/README.md``). Elsewhere,
+    ``space.sample(key)``."""
     if not (isinstance(obs, Mapping) and "action_mask" in obs):
         return space.sample(key)
     mask = obs["action_mask"]
@@ -371,8 +370,8 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
     lines = [
         title, "",
         f"Random actions (uniform among the legal ones where the observation has an "
-        f"`action_mask`, else over the action space), full `env.step` with auto-reset, `vmap` over the batch (which an "
-        f"env with `loop_on_cpu` runs on a CPU as a loop over the batch in one kernel, "
+        f"`action_mask`, else over the action space), full `env.step` with auto-reset, "
+        f"`vmap` over the batch (which an env with `loop_on_cpu` runs on a CPU as a loop over the batch in one kernel, "
         f"`jaxenvs.loop_vmap`), one `lax.scan` under `jit`; median and best of "
         f"{first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),

@@ -1,10 +1,14 @@
-"""Smoke test of the benchmark harness: a tiny run writes sane JSON and markdown results."""
+"""The benchmark harness: a tiny run writes sane JSON and markdown results, and the random
+actions it draws are legal wherever an env has an action mask."""
 
 from __future__ import annotations
 
 import json
 
+import jax
+import numpy as np
 import pytest
+from gymnax.environments import spaces
 
 import jaxenvs
 from jaxenvs import bench
@@ -94,10 +98,6 @@ def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch
 
 
 def test_random_action_is_uniform_among_the_legal_ones():
-    import jax
-    import numpy as np
-    from gymnax.environments import spaces
-
     space = spaces.Discrete(5)
     mask = np.array([[False, True, False, True, True],     # one player's mask per row,
                      [True, False, False, False, False]])  # as PokeJAX2P's
@@ -114,9 +114,6 @@ def test_random_action_is_uniform_among_the_legal_ones():
 
 
 def test_bench_rollout_plays_only_legal_actions():
-    import jax
-    import numpy as np
-
     env, params = jaxenvs.make("TCGJax2P")
     seen = []
 
