@@ -21,7 +21,13 @@ timed run lasts about ``TARGET_RUN_SECONDS``.
 References. ``register_reference`` adds a row for a reference implementation of an env (for
 example its C original), measured in the same run right after ours at each batch size, or a
 quoted figure where the reference cannot be built here (Pong's, see
-``jaxenvs/pong/reference.py``). Each env registers its reference in the ``reference``
+``jaxenvs/pong/reference.py``). A reference registered ``paired`` (one that does not batch and
+runs one process, such as Showdown in Node or the TCG reference in Python) is measured after
+each of our timed runs instead, and its ratio is the median over those pairs of our run's
+speed over the reference's run right after it: a machine whose speed drifts within minutes
+(up to a third on the 2-core VMs that measured the README's tables) then moves both halves
+of a pair alike, where one reference figure per run could be taken at another speed than
+ours. Each env registers its reference in the ``reference``
 module beside it, imported on demand. The table shows ours/reference wherever it has a number.
 ``--references PATTERN ...`` keeps only the rows whose label contains one of the patterns
 (``--references`` alone: none), e.g. to spend a GPU lease on MJX alone.
@@ -82,20 +88,26 @@ class Reference:
     fn: ReferenceFn
     note: str = ""
     """Where the figures come from, printed under the table."""
+    paired: bool = False
+    """Measured after each of our timed runs, its ratio the median over the pairs (module
+    docstring), rather than once per batch size."""
 
 
 _references: dict[str, list[Reference]] = {}
 
 
-def register_reference(env_id: str, fn: ReferenceFn, *, label: str, note: str = "") -> None:
-    """Add a reference row to ``env_id``'s benchmark; ``fn`` is called once per batch size.
+def register_reference(env_id: str, fn: ReferenceFn, *, label: str, note: str = "",
+                       paired: bool = False) -> None:
+    """Add a reference row to ``env_id``'s benchmark; ``fn`` is called once per batch size,
+    or with ``paired`` once after each of our timed runs (module docstring).
 
     ``fn(batch_size, num_steps, params)`` runs the reference simulator for ``num_steps`` steps
     of ``batch_size`` envs configured like ``params`` (the env's full parameters, overrides
     applied) and returns its steps per second, or ``None`` where it cannot (that cell stays
-    empty).
+    empty). A paired ``fn`` should take a second or a few, so that each of its figures is
+    from the same moment as the run of ours before it.
     """
-    _references.setdefault(env_id, []).append(Reference(label, fn, note))
+    _references.setdefault(env_id, []).append(Reference(label, fn, note, paired))
 
 
 def references_for(env_id: str, patterns: Sequence[str] | None = None) -> list[Reference]:
@@ -219,8 +231,9 @@ def batch_sharding(batch_size: int) -> NamedSharding:
 
 
 def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
-               ) -> tuple[float, list[float]]:
-    """Compile the rollout and time it: ``(compile_seconds, [seconds per timed run])``.
+               after_each: Callable[[], None] = lambda: None) -> tuple[float, list[float]]:
+    """Compile the rollout and time it: ``(compile_seconds, [seconds per timed run])``,
+    calling ``after_each`` (untimed) after each timed run.
 
     One untimed run precedes the timed ones, so first-execution costs (allocation, thread
     start-up) are not counted.
@@ -236,6 +249,7 @@ def _time_runs(env, params, batch_size: int, num_steps: int, repeats: int,
         start = time.perf_counter()
         jax.block_until_ready(compiled(*batch))
         seconds.append(time.perf_counter() - start)
+        after_each()
     return compile_seconds, seconds
 
 
@@ -270,7 +284,9 @@ def measure_sps(
     ``sps_best``, ``compile_seconds``, ``run_seconds`` (each timed run), ``load_average``
     (1, 5 and 15 min, just before the measurement), ``references`` (``label``, ``note``,
     ``sps`` and ``ratio`` = our median / ``sps``, for each registered reference with a figure
-    here) and ``context`` (``run_context()``, the same for every record).
+    here; for a paired one, ``sps`` is the median of its runs, ``ratio`` the median of the
+    pairs' ratios, and ``paired_sps`` and ``pair_ratios`` hold each) and ``context``
+    (``run_context()``, the same for every record).
     ``reference_patterns`` selects the reference rows (``references_for``; ``None``: all).
 
     Raises ``ValueError`` for an unknown env id or invalid parameters, and for batch sizes,
@@ -288,14 +304,28 @@ def measure_sps(
         load_average = [round(x, 2) for x in os.getloadavg()]
         steps = num_steps if num_steps is not None else _calibrated_num_steps(
             env, params, batch_size)
-        compile_seconds, seconds = _time_runs(env, params, batch_size, steps, repeats)
+        rows = references_for(env_id, reference_patterns)
+        paired_runs: dict[str, list[float | None]] = {row.label: [] for row in rows
+                                                       if row.paired}
+
+        def measure_paired_references() -> None:
+            for row in rows:
+                if row.paired:
+                    paired_runs[row.label].append(row.fn(batch_size, steps, params))
+
+        compile_seconds, seconds = _time_runs(env, params, batch_size, steps, repeats,
+                                              measure_paired_references)
         sps_median = batch_size * steps / statistics.median(seconds)
         references = []
-        for reference in references_for(env_id, reference_patterns):
-            sps = reference.fn(batch_size, steps, params)
-            if sps is not None:
-                references.append({"label": reference.label, "note": reference.note,
-                                   "sps": sps, "ratio": sps_median / sps})
+        for row in rows:
+            if row.paired:
+                figures = _paired_figures([batch_size * steps / s for s in seconds],
+                                          paired_runs[row.label])
+            else:
+                sps = row.fn(batch_size, steps, params)
+                figures = None if sps is None else {"sps": sps, "ratio": sps_median / sps}
+            if figures is not None:
+                references.append({"label": row.label, "note": row.note, **figures})
         record = {
             "env_id": env_id,
             "param_overrides": overrides,
@@ -315,6 +345,18 @@ def measure_sps(
         if progress is not None:
             progress(record)
     return records
+
+
+def _paired_figures(ours: Sequence[float], theirs: Sequence[float | None],
+                    ) -> dict[str, Any] | None:
+    """A paired reference's figures from our timed runs' steps per second and its runs' right
+    after each (``None`` if it has none): its median, the median of the pairs' ratios, and
+    each run and ratio."""
+    if not theirs or any(sps is None for sps in theirs):
+        return None
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    return {"sps": statistics.median(theirs), "ratio": statistics.median(ratios),
+            "paired_sps": list(theirs), "pair_ratios": ratios}
 
 
 def device_tag(context: Mapping[str, Any]) -> str:
@@ -371,8 +413,9 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         title, "",
         f"Random actions (uniform among the legal ones where the observation has an "
         f"`action_mask`, else over the action space), full `env.step` with auto-reset, "
-        f"`vmap` over the batch (which an env with `loop_on_cpu` runs on a CPU as a loop over the batch in one kernel, "
-        f"`jaxenvs.loop_vmap`), one `lax.scan` under `jit`; median and best of "
+        f"`vmap` over the batch (which an env with `loop_on_cpu` runs on a CPU as a loop "
+        f"over the batch in one kernel, `jaxenvs.loop_vmap`), one `lax.scan` under `jit`; "
+        f"median and best of "
         f"{first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),
         row("---", ["--:"] * len(records)),
@@ -386,11 +429,19 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
     for label in notes:
         found = [next((x for x in r["references"] if x["label"] == label), None)
                  for r in records]
-        lines.append(row(label, [format_sps(x["sps"]) if x else "" for x in found]))
-        lines.append(row(f"jaxenvs median / {label}",
-                         [f"{x['ratio']:.2f}" if x else "" for x in found]))
+        paired = any(x and "pair_ratios" in x for x in found)
+        lines.append(row(label + (", median of its runs" if paired else ""),
+                         [format_sps(x["sps"]) if x else "" for x in found]))
+        lines.append(row(f"jaxenvs / {label}, median of the pairs (range)" if paired
+                         else f"jaxenvs median / {label}",
+                         [_ratio_cell(x) if x else "" for x in found]))
     lines.append("")
     lines += [f"- {label}: {note}" for label, note in notes.items() if note]
+    if any("pair_ratios" in x for r in records for x in r["references"]):
+        lines.append("- A reference measured in pairs ran after each of our timed runs; the "
+                     "ratio is the median over the pairs of our run's steps/s over the "
+                     "reference run's after it, so the machine's drift moves both alike "
+                     "(`jaxenvs.bench`).")
     load = [r["load_average"][0] for r in records]
     lines += [
         f"- Date (UTC): {context['date_utc']}",
@@ -406,6 +457,14 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         + ", ".join(f"{x:.2f}" for x in load),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _ratio_cell(reference: Mapping[str, Any]) -> str:
+    """``ratio``, and for a paired reference the range of its pairs' ratios."""
+    if "pair_ratios" not in reference:
+        return f"{reference['ratio']:.2f}"
+    ratios = reference["pair_ratios"]
+    return f"{reference['ratio']:.2f} ({min(ratios):.1f}-{max(ratios):.1f})"
 
 
 def write_results(records: Sequence[dict[str, Any]], out_dir: Path) -> tuple[Path, Path]:
@@ -476,7 +535,7 @@ def run(args: argparse.Namespace) -> int:
     def progress(record: dict[str, Any]) -> None:
         nonlocal paths
         references = "".join(f"; {x['label']}: {format_sps(x['sps'])} (ours/ref "
-                             f"{x['ratio']:.2f})" for x in record["references"])
+                             f"{_ratio_cell(x)})" for x in record["references"])
         print(f"{record['env_id']} batch {record['batch_size']:>6}: "
               f"{format_sps(record['sps_median'])} steps/s median, "
               f"{format_sps(record['sps_best'])} best ({record['repeats']} x "

@@ -79,6 +79,27 @@ def test_bench_cli_references_option(tmp_path):
         assert len(record["references"]) == expected, extra
 
 
+def test_paired_reference_runs_after_each_timed_run_and_ratios_pair_up(monkeypatch):
+    """A paired reference's figure i is the run right after our timed run i: its ratio is the
+    median of ours_i / its_i, not of the medians."""
+    figures = iter([100.0, 400.0, 200.0])
+    monkeypatch.setattr(bench, "_references", {"Pong": []})
+    bench.register_reference("Pong", lambda *args: next(figures), label="fake one-process",
+                             paired=True)
+    [record] = bench.measure_sps("Pong", [2], num_steps=4, repeats=3,
+                                 param_overrides={"frameskip": 1})
+    [reference] = record["references"]
+    assert reference["paired_sps"] == [100.0, 400.0, 200.0]
+    ours = [2 * 4 / seconds for seconds in record["run_seconds"]]
+    expected = [a / b for a, b in zip(ours, [100.0, 400.0, 200.0])]
+    assert reference["pair_ratios"] == pytest.approx(expected)
+    assert reference["ratio"] == pytest.approx(sorted(expected)[1])
+    assert reference["sps"] == 200.0
+    table = bench.format_table([record])
+    assert f"{reference['ratio']:.2f} ({min(expected):.1f}-{max(expected):.1f})" in table
+    assert "median of the pairs" in table
+
+
 def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch):
     time_runs = bench._time_runs
 

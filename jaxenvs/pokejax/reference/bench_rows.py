@@ -3,13 +3,15 @@
 Random-vs-random ``gen1randombattle`` battles between pool teams (``battles.random_battles``),
 played inside one Node process without per-step reports, so the figure is Showdown's own
 simulation speed and not the JSON pipe's. A step is one decision point (every player who has a
-choice makes it), which is one step of ``PokeJAX2P`` and of ``PokeJAX``. Node does not batch, so
-it is measured once per run and shown at every batch size; without Node or the pinned package
-the cells stay empty.
+choice makes it), which is one step of ``PokeJAX2P`` and of ``PokeJAX``. Node does not batch,
+so the row is paired (``jaxenvs.bench``): the same battles are played after each of our timed
+runs, in one Node process kept for the whole run (warmed up once); without Node or the pinned
+package the cells stay empty.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import time
 
@@ -17,29 +19,38 @@ from jaxenvs import bench
 from jaxenvs.pokejax.reference.battles import random_battles
 from jaxenvs.pokejax.reference.driver import ShowdownProcess, reference_problem
 
-#: Battles per measurement (after 5 warm-up battles): about ten seconds of play.
-BATTLES = 200
+#: Battles per measurement: about three seconds of play (60 battles, about one second, gave
+#: 3.0k-4.4k decisions/s from one measurement to the next).
+BATTLES = 150
 
 
 @functools.cache
-def _showdown_steps_per_second() -> float | None:
+def _showdown() -> ShowdownProcess | None:
+    """The run's Node process (ended at exit), warmed up by playing the measured battles once
+    (the first ran a third slower, Node's JIT and Dex caches still filling), or ``None``
+    without Node or the package."""
     if reference_problem() is not None:
         return None
-    with ShowdownProcess() as showdown:
-        list(random_battles(showdown, range(5), record=False))  # Node's JIT and Dex caches
-        start = time.perf_counter()
-        steps = sum(t.num_decisions
-                    for t in random_battles(showdown, range(BATTLES), record=False))
-        return steps / (time.perf_counter() - start)
+    showdown = ShowdownProcess()
+    atexit.register(showdown.close)
+    list(random_battles(showdown, range(BATTLES), record=False))
+    return showdown
 
 
 def showdown_sps(batch_size: int, num_steps: int, params) -> float | None:
     del batch_size, num_steps, params
-    return _showdown_steps_per_second()
+    showdown = _showdown()
+    if showdown is None:
+        return None
+    start = time.perf_counter()
+    steps = sum(t.num_decisions for t in random_battles(showdown, range(BATTLES), record=False))
+    return steps / (time.perf_counter() - start)
 
 
 for _env_id in ("PokeJAX", "PokeJAX2P"):
     bench.register_reference(
         _env_id, showdown_sps, label="Showdown 0.11.11 in Node (one process, this run)",
+        paired=True,
         note=f"pokemon-showdown, {BATTLES} random-vs-random gen1randombattle battles of pool "
-             "teams inside Node (no per-step reports); a step is one decision point.")
+             "teams inside Node (no per-step reports) after each of our timed runs; a step is "
+             "one decision point.")

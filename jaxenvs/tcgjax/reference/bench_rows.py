@@ -3,22 +3,19 @@
 The reference plays the env's deck pair in one Python process, both seats random
 (``RandomPolicy``), and counts steps the way each env does: a ``TCGJax2P`` step is any
 decision, a ``TCGJax`` step one decision of the agent in seat 0 (the random opponent's
-decisions in between included). It does not batch, so it is measured once per run and shown
-at every batch size.
+decisions in between included). It does not batch, so the rows are paired
+(``jaxenvs.bench``): the same games are played after each of our timed runs.
 """
 
 from __future__ import annotations
 
-import functools
-
 from jaxenvs import bench
 from jaxenvs.tcgjax.reference import speed
 
-#: Games per measurement: a few seconds of play.
+#: Games per measurement: one to a few seconds of play.
 GAMES = 200
 
 
-@functools.cache
 def _measure(deck0: int, deck1: int) -> dict:
     from jaxenvs.tcgjax.env import DECK_NAMES  # the env imports this package: import late
 
@@ -41,6 +38,6 @@ for _env_id, _counted, _steps in (("TCGJax", "agent_decisions_per_s", "one seat-
                                   ("TCGJax2P", "decisions_per_s", "one decision of either seat")):
     bench.register_reference(
         _env_id, _reference_fn(_counted, _env_id == "TCGJax"),
-        label="Python reference engine (one process, this run)",
+        label="Python reference engine (one process, this run)", paired=True,
         note=f"jaxenvs.tcgjax.reference, random vs random over {GAMES} games of the env's deck "
-             f"pair; a step is {_steps}, as in the env.")
+             f"pair after each of our timed runs; a step is {_steps}, as in the env.")
