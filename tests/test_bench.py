@@ -100,6 +100,19 @@ def test_paired_reference_runs_after_each_timed_run_and_ratios_pair_up(monkeypat
     assert "median of the pairs" in table
 
 
+@pytest.mark.parametrize("env_id", ["PokeJAX", "PokeJAX2P", "TCGJax", "TCGJax2P"])
+def test_one_process_references_are_paired(env_id):
+    [reference] = bench.references_for(env_id)
+    assert reference.paired
+
+
+def test_tcg_reference_row_measures_the_env_deck_pair_and_only_seat_0():
+    _, params = jaxenvs.make("TCGJax")
+    [reference] = bench.references_for("TCGJax")
+    assert reference.fn(1024, 10, params) > 0
+    assert reference.fn(1024, 10, params.replace(agent_seat=1)) is None
+
+
 def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch):
     time_runs = bench._time_runs
 
