@@ -27,8 +27,8 @@ each of our timed runs instead, and its ratio is the median over those pairs of 
 speed over the reference's run right after it: a machine whose speed drifts within minutes
 (up to a third on the 2-core VMs that measured the README's tables) then moves both halves
 of a pair alike, where one reference figure per run could be taken at another speed than
-ours. Each env registers its reference in the ``reference``
-module beside it, imported on demand. The table shows ours/reference wherever it has a number.
+ours. Each env registers its reference in the ``reference`` module beside it, imported on
+demand. The table shows ours/reference wherever it has a number.
 ``--references PATTERN ...`` keeps only the rows whose label contains one of the patterns
 (``--references`` alone: none), e.g. to spend a GPU lease on MJX alone.
 
@@ -415,8 +415,7 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         f"`action_mask`, else over the action space), full `env.step` with auto-reset, "
         f"`vmap` over the batch (which an env with `loop_on_cpu` runs on a CPU as a loop "
         f"over the batch in one kernel, `jaxenvs.loop_vmap`), one `lax.scan` under `jit`; "
-        f"median and best of "
-        f"{first['repeats']} timed runs.", "",
+        f"median and best of {first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),
         row("---", ["--:"] * len(records)),
         row("jaxenvs, median steps/s", [format_sps(r["sps_median"]) for r in records]),
