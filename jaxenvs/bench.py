@@ -176,14 +176,19 @@ def random_action(space, key: jax.Array, obs) -> jax.Array:
     TCG reference's random games), so that a step of ours and of the reference are steps of
     the same game (a uniform action over the whole space, which such an env replaces by its
     first legal one when illegal, plays another: ``benchmarks/README.md``). Elsewhere,
-    ``space.sample(key)``."""
+    ``space.sample(key)``.
+
+    The legal actions are counted up to each action by a parallel prefix sum: XLA:CPU runs
+    ``jnp.cumsum`` as a windowed reduction, O(n^2) in the number of actions, which took 9% of
+    a TCGJax2P rollout's time (68 actions; ``perf``); the prefix sum picks the same actions
+    and made the rollout 4-12% faster (interleaved runs in one process, 12-03)."""
     if not (isinstance(obs, Mapping) and "action_mask" in obs):
         return space.sample(key)
     mask = obs["action_mask"]
     count = jnp.sum(mask, axis=-1)
     n = jax.random.randint(key, count.shape, 0, count)
-    return jnp.argmax(jnp.cumsum(mask, axis=-1) == (n + 1)[..., None], axis=-1).astype(
-        jnp.int32)
+    legal_so_far = jax.lax.associative_scan(jnp.add, mask.astype(jnp.int32), axis=mask.ndim - 1)
+    return jnp.argmax(legal_so_far == (n + 1)[..., None], axis=-1).astype(jnp.int32)
 
 
 def random_rollout(env, params, num_steps: int, sharding: NamedSharding | None = None):
