@@ -179,9 +179,8 @@ def random_action(space, key: jax.Array, obs) -> jax.Array:
     ``space.sample(key)``.
 
     The legal actions are counted up to each action by a parallel prefix sum: XLA:CPU runs
-    ``jnp.cumsum`` as a windowed reduction, O(n^2) in the number of actions, which took 9% of
-    a TCGJax2P rollout's time (68 actions; ``perf``); the prefix sum picks the same actions
-    and made the rollout 4-12% faster (interleaved runs in one process, 12-03)."""
+    ``jnp.cumsum`` as a windowed reduction, O(n^2) in the number of actions
+    (``benchmarks/README.md``)."""
     if not (isinstance(obs, Mapping) and "action_mask" in obs):
         return space.sample(key)
     mask = obs["action_mask"]
