@@ -2,6 +2,8 @@
 
     python benchmarks/profile.py --env TCGJax2P [--batch-size 1024] [--steps 50] [--top 25]
         [--param NAME=VALUE ...] [--vmapped]
+    python benchmarks/profile.py --env TCGJax2P --twice jaxenvs.tcgjax.engine.legal_action_mask
+        [--twice MODULE.FUNCTION ...] [--batch-size 1024] [--steps 50] [--rounds 10]
 
 Prints XLA's cost analysis of one env step per env (elementwise operations, bytes read and
 written, state size), then a profile of one run of ``--steps`` steps of the batch that
@@ -12,13 +14,16 @@ the figures are one core's.
 An env that steps env by env on a CPU (``Environment.loop_on_cpu``: PokeJAX, TCGJax) runs its
 whole step as one XLA:CPU kernel, which XLA's profile shows as a single op; ``--vmapped``
 profiles its ``vmap`` form instead (every branch run for every env, selects between them),
-whose ops still tell which rules cost the most.
+whose ops still tell which rules cost the most. ``--twice`` looks inside the kernel instead:
+for each function named, the time that computing it a second time adds to the rollout, timed
+in alternation with the unchanged one (``profiling.marginal_costs``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=1")
@@ -43,8 +48,15 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="NAME=VALUE", help="override an env parameter (repeatable)")
     parser.add_argument("--vmapped", action="store_true",
                         help="profile the vmap form of an env that loops on a CPU")
+    parser.add_argument("--twice", action="append", default=[], metavar="MODULE.FUNCTION",
+                        help="measure what computing this function of the step twice adds "
+                             "(repeatable), instead of the profile")
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="--twice: timed rounds, each running every variant once")
     args = parser.parse_args(argv)
     env, params = jaxenvs.make(args.env, **dict(args.param))
+    if args.twice:
+        return _marginal(env, params, args)
     if getattr(env, "loop_on_cpu", False):
         if args.vmapped:
             env.loop_on_cpu = False
@@ -63,6 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     _table("by op kind", result.by_kind, result.total, args.top)
     _table("by env source line (a fusion split over its instructions' lines)",
            result.by_source, result.total, args.top)
+    return 0
+
+
+def _marginal(env, params, args: argparse.Namespace) -> int:
+    print(f"{env.name}, batch {args.batch_size}, {args.steps} steps a run, {args.rounds} "
+          "rounds: each function computed twice against the unchanged rollout", flush=True)
+    costs = profiling.marginal_costs(env, params, args.twice, args.batch_size, args.steps,
+                                     args.rounds, progress=lambda line: print(line, flush=True))
+    print(f"  unchanged rollout: {costs[0].base_ns_per_env_step:,.0f} ns per env step")
+    for cost in costs:
+        print(f"  {cost.function}: +{cost.ns_per_env_step:,.0f} ns per env step; time "
+              f"ratio per round median {statistics.median(cost.ratios):.3f} "
+              f"({min(cost.ratios):.3f}-{max(cost.ratios):.3f})")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Where a compiled random-action rollout spends its time on XLA:CPU: the measurements behind
 the speed notes in the README (``benchmarks/profile.py`` runs them).
 
-Two views of the same compiled program (``bench.random_rollout``, the one ``jaxenvs bench``
+Three views of the same compiled program (``bench.random_rollout``, the one ``jaxenvs bench``
 times):
 
 * **XLA's cost analysis** of one env step, per env: the elementwise operations XLA counts as
@@ -12,6 +12,12 @@ times):
   fusion's name without its number: ``select_select_fusion``, ``copy``, ``wrapped_scatter``,
   ...) and by the line of the env's source each operation came from (an operation's time
   split evenly over the source lines of the instructions fused into it).
+* **The marginal cost of a function** of the step, for what those two cannot see into: an
+  env that steps env by env on a CPU (``Environment.loop_on_cpu``) runs its whole step as one
+  XLA:CPU kernel, one op to the profile and one symbol to ``perf``. The rollout is compiled
+  again with the function computed twice, the second time on arguments that XLA cannot
+  prove equal to the first's (``computed_twice``), and the time that adds, timed in
+  alternation with the unchanged rollout, is the function's cost.
 
 The profile is an ``XSpace`` protocol buffer; this module reads the few fields it needs with
 a message layout declared here (the field numbers of XLA's ``xplane.proto``), so no
@@ -22,15 +28,20 @@ installs).
 from __future__ import annotations
 
 import collections
+import importlib
 import re
+import statistics
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 
-from jaxenvs import bench
+from jaxenvs import bench, kernel, kernel_rewrite
 
 #: The runtime's own event around the operations it dispatches: its exclusive time is the
 #: dispatching (XLA:CPU runs a program as a graph of thunks, see ``jaxenvs.kernel``).
@@ -54,6 +65,19 @@ class Profile:
     total: float
     by_kind: Mapping[str, float]
     by_source: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class MarginalCost:
+    """What computing ``function`` a second time adds to a rollout (``marginal_costs``)."""
+
+    function: str
+    ratios: tuple[float, ...]
+    """Each round's rollout time with the function twice over the unchanged rollout's."""
+    ns_per_env_step: float
+    """The median added time per env step, in nanoseconds of the one device's time."""
+    base_ns_per_env_step: float
+    """The unchanged rollout's median time per env step, likewise."""
 
 
 def _xspace_class() -> Any:
@@ -225,3 +249,120 @@ def profile(env, params, batch_size: int, num_steps: int) -> Profile:
             by_source[line] += seconds * count / sum(lines.values())
     return Profile(batch_size * num_steps, sum(times.values()), dict(by_kind), dict(by_source))
 
+
+def computed_twice(fn: Callable) -> Callable:
+    """``fn`` computed twice, its first result returned: the second call's array arguments
+    are replaced where a flag holds (integers plus one, floats plus one, booleans negated)
+    and its result is selected where that flag holds, so XLA must compute both calls. The
+    flag is a test of the first argument leaf's first element that is false for any value a
+    game state holds (an integer equal to its type's minimum, a float that is NaN) and that
+    XLA cannot decide at compile time. Key arrays pass unchanged."""
+    def flag_of(leaves):
+        for x in leaves:
+            if isinstance(x, jax.Array) and x.size and not jnp.issubdtype(
+                    x.dtype, jax.dtypes.prng_key) and x.dtype != jnp.bool_:
+                first = jnp.ravel(x)[0]
+                if jnp.issubdtype(x.dtype, jnp.integer):
+                    return first == jnp.iinfo(x.dtype).min
+                return jnp.isnan(first)
+        raise ValueError(f"{fn.__name__} has no integer or float argument to flag")
+
+    def changed(flag, x):
+        if not isinstance(x, jax.Array) or jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            return x
+        if x.dtype == jnp.bool_:
+            return x ^ flag
+        return jnp.where(flag, x + 1, x).astype(x.dtype)
+
+    def twice(*args, **kwargs):
+        flag = flag_of(jax.tree.leaves((args, kwargs)))
+        first = fn(*args, **kwargs)
+        second = fn(*jax.tree.map(lambda x: changed(flag, x), args),
+                    **jax.tree.map(lambda x: changed(flag, x), kwargs))
+        return jax.tree.map(
+            lambda a, b: a if jnp.issubdtype(jnp.asarray(a).dtype, jax.dtypes.prng_key)
+            else jnp.where(flag, b, a), first, second)
+
+    return twice
+
+
+def _resolve(path: str) -> tuple[Any, str]:
+    """``(module, name)`` of a dotted function path, e.g. ``jaxenvs.tcgjax.engine.step``."""
+    module_name, _, name = path.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"{path!r}: cannot import module {module_name!r} ({error})") from None
+    if not callable(getattr(module, name, None)):
+        raise ValueError(f"{path!r}: {module_name} has no function {name!r}")
+    return module, name
+
+
+def _compiled_rollout(env, params, num_steps: int, batch, function: str | None = None):
+    """The bench's rollout compiled, with ``function`` (a dotted path) computed twice: it is
+    replaced in its module while the rollout is traced, so the env must call it through its
+    module (``engine.step(...)``, not a name imported with ``from``). JAX's and the kernels'
+    trace caches are cleared first, so nothing traced before is reused."""
+    jax.clear_caches()
+    kernel_rewrite.rewrite.cache_clear()
+    kernel._reading_only.cache_clear()
+    if function is None:
+        return bench.random_rollout(env, params, num_steps).lower(*batch).compile()
+    module, name = _resolve(function)
+    original = getattr(module, name)
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return computed_twice(original)(*args, **kwargs)
+
+    setattr(module, name, counted)
+    try:
+        compiled = bench.random_rollout(env, params, num_steps).lower(*batch).compile()
+    finally:
+        setattr(module, name, original)
+    if not calls:
+        raise ValueError(f"{function} is never called through its module in "
+                         f"{env.name}'s step")
+    return compiled
+
+
+def marginal_costs(env, params, functions: Sequence[str], batch_size: int, num_steps: int,
+                   rounds: int = 10,
+                   progress: Callable[[str], None] = lambda line: None) -> list[MarginalCost]:
+    """The time each of ``functions`` (dotted paths) adds to ``num_steps`` random-action steps
+    of ``batch_size`` envs when computed twice (module docstring): each variant compiled once,
+    then ``rounds`` rounds that time the unchanged rollout and every variant in turn, so that
+    a machine whose speed drifts slows all alike. Each variant's final carry must equal the
+    unchanged rollout's, bit for bit: the second call changes nothing but the time.
+    ``progress`` gets a line per compiled variant."""
+    batch = bench.random_batch(env, params, batch_size)
+    compiled = {None: _compiled_rollout(env, params, num_steps, batch)}
+    expected = jax.tree.leaves(_comparable(compiled[None](*batch)))
+    for function in functions:
+        start = time.perf_counter()
+        compiled[function] = _compiled_rollout(env, params, num_steps, batch, function)
+        got = jax.tree.leaves(_comparable(compiled[function](*batch)))
+        if not all(np.array_equal(a, b) for a, b in zip(expected, got)):
+            raise RuntimeError(f"{function} computed twice changed the rollout")
+        progress(f"compiled {function} twice in {time.perf_counter() - start:.1f} s")
+    seconds: dict[str | None, list[float]] = {k: [] for k in compiled}
+    for _ in range(rounds):
+        for variant, run in compiled.items():
+            start = time.perf_counter()
+            jax.block_until_ready(run(*batch))
+            seconds[variant].append(time.perf_counter() - start)
+    base = seconds[None]
+
+    def per_env_step(seconds):
+        return statistics.median(seconds) / (batch_size * num_steps) * 1e9
+
+    return [MarginalCost(function, tuple(t / b for t, b in zip(seconds[function], base)),
+                         per_env_step(seconds[function]) - per_env_step(base),
+                         per_env_step(base)) for function in functions]
+
+
+def _comparable(tree):
+    """``tree`` with key arrays as their key data, as numpy arrays."""
+    return jax.tree.map(lambda x: np.asarray(jax.random.key_data(x) if jnp.issubdtype(
+        x.dtype, jax.dtypes.prng_key) else x), tree)
