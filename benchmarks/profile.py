@@ -85,7 +85,7 @@ def _marginal(env, params, args: argparse.Namespace) -> int:
                                      args.rounds, progress=lambda line: print(line, flush=True))
     print(f"  unchanged rollout: {costs[0].base_ns_per_env_step:,.0f} ns per env step")
     for cost in costs:
-        print(f"  {cost.function}: +{cost.ns_per_env_step:,.0f} ns per env step; time "
+        print(f"  {cost.function}: {cost.ns_per_env_step:+,.0f} ns per env step; time "
               f"ratio per round median {statistics.median(cost.ratios):.3f} "
               f"({min(cost.ratios):.3f}-{max(cost.ratios):.3f})")
     return 0
