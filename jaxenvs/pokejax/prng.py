@@ -3,7 +3,10 @@
 The state is 64 bits, kept as ``uint32[..., 2]`` = (hi, lo); Showdown's seed of four 16-bit
 words ``[a, b, c, d]`` (most significant first) is hi = (a << 16) | b, lo = (c << 16) | d.
 Each step sets s = s * 0x5D588B656C078965 + 0x269EC3 (mod 2**64) and outputs the new hi word.
-The 64-bit product is done on 16-bit limbs, whose partial products fit in 32 bits.
+The 64-bit product needs only its low 64 bits: with s = hi * 2**32 + lo and the multiplier
+M = MH * 2**32 + ML, the new low word is lo * ML (mod 2**32) and the new high word is
+hi * ML + lo * MH + the high word of lo * ML (mod 2**32), plus the increment's carry. uint32
+products wrap mod 2**32, so only that one high word is done on 16-bit limbs (``_mulhi``).
 
 Every function takes the state first and returns the advanced state first, and draws exactly
 as many outputs as Showdown's method of the same name (``sim/prng.ts``):
@@ -26,9 +29,9 @@ from typing import Sequence
 import jax
 import jax.numpy as jnp
 
-#: The multiplier and increment as 16-bit limbs, least significant first.
-_MULT = (0x8965, 0x6C07, 0x8B65, 0x5D58)
-_INC = (0x9EC3, 0x0026, 0x0000, 0x0000)
+#: The multiplier's high and low 32-bit words, and the increment.
+_MULT_HI, _MULT_LO = 0x5D588B65, 0x6C078965
+_INC = 0x269EC3
 _MASK16 = jnp.uint32(0xFFFF)
 
 
@@ -55,24 +58,11 @@ def to_words(state: jax.Array) -> jax.Array:
 def next(state: jax.Array) -> tuple[jax.Array, jax.Array]:
     """One LCG step: (new state, the raw 32-bit output = the new high word)."""
     hi, lo = state[..., 0], state[..., 1]
-    s = (lo & _MASK16, lo >> 16, hi & _MASK16, hi >> 16)
-    # column k of the product collects the low halves of s_i * m_j with i + j = k and the high
-    # halves of those with i + j = k - 1; every column sum stays below 2**20
-    cols = [jnp.uint32(inc) for inc in _INC]
-    for i in range(4):
-        for j in range(4 - i):
-            p = s[i] * jnp.uint32(_MULT[j])
-            cols[i + j] = cols[i + j] + (p & _MASK16)
-            if i + j + 1 < 4:
-                cols[i + j + 1] = cols[i + j + 1] + (p >> 16)
-    out = []
-    carry = jnp.uint32(0)
-    for k in range(4):
-        total = cols[k] + carry
-        out.append(total & _MASK16)
-        carry = total >> 16
-    new_hi = (out[3] << 16) | out[2]
-    new_lo = (out[1] << 16) | out[0]
+    low_product = lo * jnp.uint32(_MULT_LO)
+    new_lo = low_product + jnp.uint32(_INC)
+    carry = (new_lo < low_product).astype(jnp.uint32)
+    new_hi = (hi * jnp.uint32(_MULT_LO) + lo * jnp.uint32(_MULT_HI)
+              + _mulhi(lo, jnp.uint32(_MULT_LO)) + carry)
     return jnp.stack([new_hi, new_lo], axis=-1), new_hi
 
 
