@@ -81,24 +81,31 @@ def _sub(key, state: GameState, offset=0):
     return jax.random.fold_in(key, state.rng_counter + offset)
 
 
-def flips(key, state: GameState, m: int):
+def flips(key, state: GameState, m: int, needed):
     """bool[m]: the coins calls ``rng_counter``, ``rng_counter + 1``, ... would give (drawing
-    nothing: the caller counts the calls it uses). One vectorized draw, the same bits as m
-    separate ones and far fewer operations."""
-    subs = jax.vmap(lambda i: _sub(key, state, i))(jnp.arange(m))
-    return jax.vmap(lambda sub: jax.random.bernoulli(sub, 0.5))(subs)
+    nothing: the caller counts the calls it uses), all False unless ``needed``. One vectorized
+    draw, the same bits as m separate ones and far fewer operations. Behind a branch, since
+    most calls need none (no coin attack, no Burned or Asleep Active at checkup): each coin is
+    two threefry hashes, and where the step runs env by env the branch skips them."""
+
+    def draw(key, counter):
+        subs = jax.vmap(lambda i: jax.random.fold_in(key, counter + i))(jnp.arange(m))
+        return jax.vmap(lambda sub: jax.random.bernoulli(sub, 0.5))(subs)
+
+    return branches.cond(needed, draw, lambda key, counter: jnp.zeros(m, jnp.bool_), key,
+                         state.rng_counter, result_shapes=jax.ShapeDtypeStruct((m,), jnp.bool_))
 
 
 def coins(key, state: GameState, n):
     """``n`` (traced, at most 4) coins: (state counting n calls, number of heads)."""
-    heads = jnp.sum(flips(key, state, 4) & (jnp.arange(4) < n))
+    heads = jnp.sum(flips(key, state, 4, n > 0) & (jnp.arange(4) < n))
     return state.replace(rng_counter=state.rng_counter + n), heads
 
 
 def coins_if(key, state: GameState, conds):
     """A coin for each true entry of ``conds`` (a list), in order, each counted only if made:
     (state, [heads and cond for each])."""
-    drawn = flips(key, state, len(conds))
+    drawn = flips(key, state, len(conds), jnp.any(jnp.stack(conds)))
     used, heads = I32(0), []
     for cond in conds:
         heads.append(cond & jnp.any(drawn & (jnp.arange(len(conds)) == used)))
@@ -534,7 +541,7 @@ def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameSta
 
     def coin_until_tails(s):
         """The first 8 coins in one draw; a loop only after 8 heads (and only while live)."""
-        first = flips(key, s, 8)
+        first = flips(key, s, 8, True)
         run = jnp.where(jnp.all(first), 8, jnp.argmin(first)).astype(I32)
 
         def flip(carry):  # the loop carries only the counter and the heads, not the state
