@@ -6,10 +6,11 @@ runtime function that a kernel is not linked with ("Symbols not found:
 __xla_cpu_runtime_KeyValueSort"), and which rejected the calls XLA makes of small loops
 inside a kernel, such as the 5-step loop of each threefry hash ("All or none of the slices
 should have an explicit index"). Unbatched game code is full of scatters: every
-``x.at[i].set(v)`` with a traced ``i`` is a scatter of one point (PokeJAX's step holds some
-530, TCGJax's some 20), and XLA keeps such a scatter as one, since its out-of-bounds rule
-(the update is dropped) differs from that of a dynamic update (the start is clamped). Its
-observations sort small integer arrays.
+``x.at[i].set(v)`` with a traced ``i`` is a scatter of one point (TCGJax's step holds some
+20; PokeJAX's held some 530 until its engine wrote them as dynamic updates, ``pokejax.state.put``,
+since its indices are always in range), and XLA keeps such a scatter as one, since its
+out-of-bounds rule (the update is dropped) differs from that of a dynamic update (the start is
+clamped). Its observations sort small integer arrays.
 
 ``rewrite(jaxpr)`` is the jaxpr with
 

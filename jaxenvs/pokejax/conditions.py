@@ -43,7 +43,8 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import STATUSES, VOLATILES, BattleState, chance, draw
+from jaxenvs.pokejax.state import (STATUSES, VOLATILES, BattleState, add_at, chance, draw,
+                                   put)
 
 BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
                                 for s in ("brn", "frz", "par", "psn", "slp", "tox"))
@@ -62,11 +63,6 @@ FULL_PARALYSIS = 63
 SLEEP_TURNS, CONFUSION_TURNS = (1, 8), (2, 6)
 
 
-def _set(array: jax.Array, index, value, when) -> jax.Array:
-    """``array.at[index].set(value)`` only ``when``."""
-    return array.at[index].set(jnp.where(when, value, array[index]))
-
-
 def has(state: BattleState, side: jax.Array, volatile: int) -> jax.Array:
     """``side``'s active Pokémon has the ``volatile`` bit."""
     return (state.volatiles[side, state.party[side, 0]] & jnp.uint32(volatile)) > 0
@@ -76,7 +72,7 @@ def add_volatile(state: BattleState, side: jax.Array, volatile: int, when: jax.A
                  ) -> BattleState:
     t = state.party[side, 0]
     v = state.volatiles[side, t]
-    return state.replace(volatiles=_set(state.volatiles, (side, t), v | jnp.uint32(volatile),
+    return state.replace(volatiles=put(state.volatiles, (side, t), v | jnp.uint32(volatile),
                                         when))
 
 
@@ -84,7 +80,7 @@ def remove_volatile(state: BattleState, side: jax.Array, volatile: int, when: ja
                     ) -> BattleState:
     t = state.party[side, 0]
     v = state.volatiles[side, t]
-    return state.replace(volatiles=_set(state.volatiles, (side, t), v & ~jnp.uint32(volatile),
+    return state.replace(volatiles=put(state.volatiles, (side, t), v & ~jnp.uint32(volatile),
                                         when))
 
 
@@ -101,7 +97,7 @@ def reapply_status_drops(state: BattleState, side: jax.Array, when: jax.Array) -
     a burn halves Attack (at least 1). Gen 1 applies it when the status is set, and again (a
     cartridge bug) to the foe's active Pokémon whenever a move changes a stat stage."""
     t = state.party[side, 0]
-    return state.replace(mod_stats=state.mod_stats.at[side, t].set(
+    return state.replace(mod_stats=put(state.mod_stats, (side, t),
         status_drops(state.mod_stats[side, t], state.status[side, t], when)))
 
 
@@ -126,13 +122,13 @@ def set_status(state: BattleState, side: jax.Array, status: jax.Array, when: jax
     ok = ok & ~clause
     state, turns = draw(state, ok & (status == SLP), *SLEEP_TURNS)
     state = state.replace(
-        status=_set(state.status, (side, t), status, ok),
-        status_turns=_set(state.status_turns, (side, t), jnp.where(status == SLP, turns, 0), ok),
-        status_self=_set(state.status_self, (side, t), by_self, ok))
+        status=put(state.status, (side, t), status, ok),
+        status_turns=put(state.status_turns, (side, t), jnp.where(status == SLP, turns, 0), ok),
+        status_self=put(state.status_self, (side, t), by_self, ok))
     # tox's onStart: the residualdmg volatile (added if missing), its counter reset
     toxic = ok & (status == TOX)
     state = add_volatile(state, side, RESIDUAL_DMG, toxic)
-    state = state.replace(toxic_counter=_set(state.toxic_counter, (side, t), 0, toxic))
+    state = state.replace(toxic_counter=put(state.toxic_counter, (side, t), 0, toxic))
     return reapply_status_drops(state, side, ok), ok
 
 
@@ -140,9 +136,9 @@ def cure_status(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     """``pokemon.cureStatus`` (no event, no draw)."""
     t = state.party[side, 0]
     when = when & (state.hp[side, t] > 0)
-    return state.replace(status=_set(state.status, (side, t), 0, when),
-                         status_turns=_set(state.status_turns, (side, t), 0, when),
-                         status_self=_set(state.status_self, (side, t), False, when))
+    return state.replace(status=put(state.status, (side, t), 0, when),
+                         status_turns=put(state.status_turns, (side, t), 0, when),
+                         status_self=put(state.status_self, (side, t), False, when))
 
 
 def add_confusion(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -152,23 +148,23 @@ def add_confusion(state: BattleState, side: jax.Array, when: jax.Array) -> Battl
     ok = when & (state.hp[side, t] > 0) & ~has(state, side, CONFUSION)
     state, turns = draw(state, ok, *CONFUSION_TURNS)
     state = add_volatile(state, side, CONFUSION, ok)
-    return state.replace(confusion_turns=_set(state.confusion_turns, (side, t), turns, ok))
+    return state.replace(confusion_turns=put(state.confusion_turns, (side, t), turns, ok))
 
 
 def end_lock(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     """``removeVolatile('lockedmove')``: the Thrash / Petal Dance lock ends."""
     t = state.party[side, 0]
     state = remove_volatile(state, side, LOCKED_MOVE, when)
-    return state.replace(lock_turns=_set(state.lock_turns, (side, t), 0, when),
-                         lock_accuracy=_set(state.lock_accuracy, (side, t), 0, when))
+    return state.replace(lock_turns=put(state.lock_turns, (side, t), 0, when),
+                         lock_accuracy=put(state.lock_accuracy, (side, t), 0, when))
 
 
 def end_bide(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     """``removeVolatile('bide')``."""
     t = state.party[side, 0]
     state = remove_volatile(state, side, BIDE, when)
-    return state.replace(bide_damage=_set(state.bide_damage, (side, t), 0, when),
-                         bide_turns=_set(state.bide_turns, (side, t), 0, when))
+    return state.replace(bide_damage=put(state.bide_damage, (side, t), 0, when),
+                         bide_turns=put(state.bide_turns, (side, t), 0, when))
 
 
 def end_trap_lock(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -176,10 +172,10 @@ def end_trap_lock(state: BattleState, side: jax.Array, when: jax.Array) -> Battl
     t = state.party[side, 0]
     when = when & has(state, side, TRAP_LOCK)
     state = remove_volatile(state, side, TRAP_LOCK, when)
-    return state.replace(trap_turns=_set(state.trap_turns, (side, t), 0, when),
-                         trap_total=_set(state.trap_total, (side, t), 0, when),
-                         trap_damage=_set(state.trap_damage, (side, t), 0, when),
-                         trap_target=_set(state.trap_target, (side, t), 0, when))
+    return state.replace(trap_turns=put(state.trap_turns, (side, t), 0, when),
+                         trap_total=put(state.trap_total, (side, t), 0, when),
+                         trap_damage=put(state.trap_damage, (side, t), 0, when),
+                         trap_target=put(state.trap_target, (side, t), 0, when))
 
 
 def end_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -188,16 +184,16 @@ def end_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     when = when & has(state, side, TRAPPED)
     state = remove_volatile(state, side, TRAPPED, when)
     return state.replace(
-        trapped_turns=_set(state.trapped_turns, (side, t), 0, when),
-        trapped_by=_set(state.trapped_by, (side, t), 0, when),
-        trapped_maybe_locked=_set(state.trapped_maybe_locked, (side, t), False, when))
+        trapped_turns=put(state.trapped_turns, (side, t), 0, when),
+        trapped_by=put(state.trapped_by, (side, t), 0, when),
+        trapped_maybe_locked=put(state.trapped_maybe_locked, (side, t), False, when))
 
 
 def end_fake_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     """``fakepartiallytrapped`` ends."""
     t = state.party[side, 0]
     state = remove_volatile(state, side, FAKE_TRAPPED, when)
-    return state.replace(fake_trap_turns=_set(state.fake_trap_turns, (side, t), 0, when))
+    return state.replace(fake_trap_turns=put(state.fake_trap_turns, (side, t), 0, when))
 
 
 def add_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -208,9 +204,9 @@ def add_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     new = when & ~has(state, side, TRAPPED)
     state = add_volatile(state, side, TRAPPED, when)
     return state.replace(
-        trapped_turns=_set(state.trapped_turns, (side, t), 2, when),
-        trapped_by=_set(state.trapped_by, (side, t), state.party[1 - side, 0], new),
-        trapped_maybe_locked=_set(state.trapped_maybe_locked, (side, t), False, new))
+        trapped_turns=put(state.trapped_turns, (side, t), 2, when),
+        trapped_by=put(state.trapped_by, (side, t), state.party[1 - side, 0], new),
+        trapped_maybe_locked=put(state.trapped_maybe_locked, (side, t), False, new))
 
 
 def add_fake_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -218,7 +214,7 @@ def add_fake_trapped(state: BattleState, side: jax.Array, when: jax.Array) -> Ba
     t = state.party[side, 0]
     new = when & (state.hp[side, t] > 0) & ~has(state, side, FAKE_TRAPPED)
     state = add_volatile(state, side, FAKE_TRAPPED, new)
-    return state.replace(fake_trap_turns=_set(state.fake_trap_turns, (side, t), 2, new))
+    return state.replace(fake_trap_turns=put(state.fake_trap_turns, (side, t), 2, new))
 
 
 def maybe_locked(state: BattleState) -> jax.Array:
@@ -324,9 +320,9 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
     status = state.status[side, t]
     frozen = status == FRZ
     asleep = ~frozen & (status == SLP)
-    state = state.replace(status_turns=_set(state.status_turns, (side, t),
+    state = state.replace(status_turns=put(state.status_turns, (side, t),
                                             state.status_turns[side, t] - 1, asleep),
-                          last_move=_set(state.last_move, (side, t), 0, frozen | asleep))
+                          last_move=put(state.last_move, (side, t), 0, frozen | asleep))
     cant = frozen | asleep
     # partially trapped (9): the move is lost
     cant = cant | has(state, side, TRAPPED)
@@ -342,9 +338,9 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
     left = state.disable_turns[side, t] - disabled
     ends = disabled & (left == 0)
     state = state.replace(
-        disable_turns=_set(state.disable_turns, (side, t), left, disabled),
-        disable_move=_set(state.disable_move, (side, t), 0, ends),
-        disable_slot=_set(state.disable_slot, (side, t), 0, ends))
+        disable_turns=put(state.disable_turns, (side, t), left, disabled),
+        disable_move=put(state.disable_move, (side, t), 0, ends),
+        disable_slot=put(state.disable_slot, (side, t), 0, ends))
     state = remove_volatile(state, side, DISABLE, ends)
     blocked = disabled & ~ends & (state.last_selected[side] == state.disable_move[side, t])
     state = remove_volatile(state, side, TWO_TURN_MOVE, blocked)
@@ -353,7 +349,7 @@ def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.A
     confused = ~cant & has(state, side, CONFUSION)
     turns = state.confusion_turns[side, t] - confused
     ends = confused & (turns == 0)
-    state = state.replace(confusion_turns=_set(state.confusion_turns, (side, t), turns,
+    state = state.replace(confusion_turns=put(state.confusion_turns, (side, t), turns,
                                                confused))
     state = remove_volatile(state, side, CONFUSION, ends)
     state, keeps_its_head = chance(state, confused & ~ends, 128, 256)
@@ -386,7 +382,7 @@ def self_damage(state: BattleState, side: jax.Array, damage: jax.Array, when: ja
     behind_sub = has(state, side, SUBSTITUTE)
     state = hit_substitute(state, foe, damage, when & behind_sub & has(state, foe, SUBSTITUTE))[0]
     hp = state.hp[side, t]
-    return state.replace(hp=_set(state.hp, (side, t), hp - jnp.minimum(damage, hp),
+    return state.replace(hp=put(state.hp, (side, t), hp - jnp.minimum(damage, hp),
                                  when & ~behind_sub),
                          last_damage=jnp.where(when, damage, state.last_damage))
 
@@ -398,7 +394,7 @@ def hit_substitute(state: BattleState, side: jax.Array, damage: jax.Array, when:
     t = state.party[side, 0]
     left = state.sub_hp[side, t] - jnp.minimum(damage, state.sub_hp[side, t])
     broke = when & (left <= 0)
-    state = state.replace(sub_hp=_set(state.sub_hp, (side, t), left, when))
+    state = state.replace(sub_hp=put(state.sub_hp, (side, t), left, when))
     return remove_volatile(state, side, SUBSTITUTE, broke), broke
 
 
@@ -411,7 +407,7 @@ def after_move_self(state: BattleState, side: jax.Array, when: jax.Array
     status = state.status[side, t]
     counts = when & has(state, side, RESIDUAL_DMG) & ((status == BRN) | (status == PSN)
                                                       | (status == TOX))
-    state = state.replace(toxic_counter=state.toxic_counter.at[side, t].add(counts))
+    state = state.replace(toxic_counter=add_at(state.toxic_counter, (side, t), counts))
     wakes = when & (status == SLP) & (state.status_turns[side, t] <= 0)
     state = cure_status(state, side, wakes)
     state, _ = residual_damage(state, side, when)
@@ -430,7 +426,7 @@ def residual_damage(state: BattleState, side: jax.Array, when: jax.Array
     hurt = when & ((status == BRN) | (status == PSN) | (status == TOX)) & (hp > 0)
     damage = jnp.maximum(state.maxhp[side, t] // 16, 1) * _toxic_factor(state, side)
     damage = jnp.where(hurt, jnp.minimum(damage, hp), 0)
-    state = state.replace(hp=state.hp.at[side, t].add(-damage))
+    state = state.replace(hp=add_at(state.hp, (side, t), -damage))
     return state, hurt & (damage == hp)
 
 
@@ -449,11 +445,10 @@ def _leech_seed(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     foe = 1 - side
     f = state.party[foe, 0]
     seeded = when & has(state, side, LEECH_SEED) & (state.hp[foe, f] > 0)
-    state = state.replace(toxic_counter=state.toxic_counter.at[side, t].add(
+    state = state.replace(toxic_counter=add_at(state.toxic_counter, (side, t),
         seeded & has(state, side, RESIDUAL_DMG)))
     leech = jnp.maximum(state.maxhp[side, t] // 16, 1) * _toxic_factor(state, side)
     hp = state.hp[side, t]
     healed = jnp.minimum(state.hp[foe, f] + leech, state.maxhp[foe, f])
-    return state.replace(hp=state.hp.at[side, t].set(jnp.where(seeded, hp - jnp.minimum(leech, hp),
-                                                               hp))
-                         .at[foe, f].set(jnp.where(seeded, healed, state.hp[foe, f])))
+    drained = put(state.hp, (side, t), hp - jnp.minimum(leech, hp), seeded)
+    return state.replace(hp=put(drained, (foe, f), healed, seeded))

@@ -56,7 +56,7 @@ from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import (BOOSTS, CANNOT_MOVE, NO_MOVE, STATUSES, VOLATILES,
-                                   BattleState, chance, draw, max_pp, select)
+                                   BattleState, add_at, chance, draw, max_pp, put, select)
 
 #: Showdown move ids whose whole behaviour the engine reproduces. Their effects are mostly data
 #: (the tables below, read from ``gen1.json``): damage (plain, fixed, level-based, half HP),
@@ -433,8 +433,8 @@ def _boosted(state: BattleState, side: jax.Array, stages: jax.Array
         else:
             changed = changed | ~blocked
         new_boosts.append(jnp.where(blocked, b, moved))
-    new = state.replace(boosts=state.boosts.at[side, t].set(jnp.stack(new_boosts)),
-                        mod_stats=state.mod_stats.at[side, t].set(jnp.stack(new_mod)))
+    new = state.replace(boosts=put(state.boosts, (side, t), jnp.stack(new_boosts)),
+                        mod_stats=put(state.mod_stats, (side, t), jnp.stack(new_mod)))
     return new, changed
 
 
@@ -446,8 +446,8 @@ def _deduct_pp(state: BattleState, side: jax.Array, skip: jax.Array) -> BattleSt
     pp = state.pp[side, user, last]
     pp = jnp.where(skip, pp, (pp - 1) % 64)
     base = jnp.where(state.transformed[side, user], state.base_pp[side, user, last], pp)
-    return state.replace(pp=state.pp.at[side, user, last].set(pp),
-                         base_pp=state.base_pp.at[side, user, last].set(base))
+    return state.replace(pp=put(state.pp, (side, user, last), pp),
+                         base_pp=put(state.base_pp, (side, user, last), base))
 
 
 def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
@@ -482,10 +482,10 @@ def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
                    jnp.where(self_target, state.boosts[side, user, 6],
                              state.boosts[foe, target, 6]))
     state = state.replace(
-        rage_accuracy=state.rage_accuracy.at[side, user].set(
-            jnp.where(raging & ~is_immune, acc, state.rage_accuracy[side, user])),
-        lock_accuracy=state.lock_accuracy.at[side, user].set(
-            jnp.where(thrashing & ~is_immune, acc, state.lock_accuracy[side, user])))
+        rage_accuracy=put(state.rage_accuracy, (side, user),
+            acc, raging & ~is_immune),
+        lock_accuracy=put(state.lock_accuracy, (side, user),
+            acc, thrashing & ~is_immune))
     # partiallytrapped's onAccuracy: the trapper's moves never miss it
     sure = sure | (~self_target & cond.has(state, foe, cond.TRAPPED)
                    & (state.trapped_by[foe, target] == user))
@@ -548,7 +548,7 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
     dealt = when & damaging & ~MOVE_SELF_TARGET[move] & ~wave_fails
     state, broke = cond.hit_substitute(state, foe, raw, dealt & sub)
     damage = jnp.where(dealt & ~sub, jnp.minimum(raw, hp), 0)
-    state = state.replace(hp=state.hp.at[foe, target].add(-damage),
+    state = state.replace(hp=add_at(state.hp, (foe, target), -damage),
                           last_damage=jnp.where(dealt, jnp.where(sub, raw, damage),
                                                 state.last_damage))
 
@@ -562,7 +562,7 @@ def _damage_hit(state: BattleState, side: jax.Array, move: jax.Array, when: jax.
     user_hp = jnp.minimum(state.hp[side, user] + drained, state.maxhp[side, user])
     recoil = jnp.where((basis > 0) & (recoil_num > 0),
                        jnp.maximum(basis * recoil_num // recoil_den, 1), 0)
-    state = state.replace(hp=state.hp.at[side, user].set(jnp.maximum(user_hp - recoil, 0)))
+    state = state.replace(hp=put(state.hp, (side, user), jnp.maximum(user_hp - recoil, 0)))
     # the rage volatile's onHit: a raging target hit (not its substitute) by a damaging move
     # other than Self-Destruct / Explosion gains +1 Attack
     state, _ = boost(state, foe, _RAGE_BOOST, dealt & ~sub & cond.has(state, foe, cond.RAGE)
@@ -610,9 +610,9 @@ def _rest(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     fails = (hp == maxhp) | (((hp == maxhp - 255) | (hp == maxhp - 511)) & (hp % 256 != 0))
     state, slept = cond.set_status(state, side, SLP, when & ~fails, by_self=True, override=True)
     return state.replace(
-        status_turns=state.status_turns.at[side, t].set(
-            jnp.where(slept, 2, state.status_turns[side, t])),
-        hp=state.hp.at[side, t].set(jnp.where(slept, maxhp, hp)))
+        status_turns=put(state.status_turns, (side, t),
+            2, slept),
+        hp=put(state.hp, (side, t), jnp.where(slept, maxhp, hp)))
 
 
 def _substitute(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -626,9 +626,9 @@ def _substitute(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     # its onStart frees the user from a partial trap
     state = cond.end_trapped(state, side, ok)
     cost = jnp.where(ok & (maxhp > 3), jnp.minimum(maxhp // 4, hp), 0)
-    return state.replace(sub_hp=state.sub_hp.at[side, t].set(
-        jnp.where(ok, maxhp // 4 + 1, state.sub_hp[side, t])),
-        hp=state.hp.at[side, t].add(-cost))
+    return state.replace(sub_hp=put(state.sub_hp, (side, t),
+        maxhp // 4 + 1, ok),
+        hp=add_at(state.hp, (side, t), -cost))
 
 
 def _mimic(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -640,10 +640,10 @@ def _mimic(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     copied = state.moves[foe, target, k]
     slot = state.last_slot[side]
     return state.replace(
-        moves=state.moves.at[side, user, slot].set(
-            jnp.where(when, copied, state.moves[side, user, slot])),
-        maxpp=state.maxpp.at[side, user, slot].set(
-            jnp.where(when, max_pp(_MOVE_PP[copied]), state.maxpp[side, user, slot])))
+        moves=put(state.moves, (side, user, slot),
+            copied, when),
+        maxpp=put(state.maxpp, (side, user, slot),
+            max_pp(_MOVE_PP[copied]), when))
 
 
 def _transform(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -659,7 +659,7 @@ def _transform(state: BattleState, side: jax.Array, when: jax.Array) -> BattleSt
              * state.level[side, user] // 100 + 5)
 
     def copy(array, value):
-        return array.at[side, user].set(jnp.where(when, value, array[side, user]))
+        return put(array, (side, user), value, when)
 
     return state.replace(
         stats=copy(state.stats, state.stats[foe, target]),
@@ -679,8 +679,8 @@ def _conversion(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     field)."""
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
-    return state.replace(types=state.types.at[side, user].set(
-        jnp.where(when, state.types[foe, target], state.types[side, user])))
+    return state.replace(types=put(state.types, (side, user),
+        state.types[foe, target], when))
 
 
 def _disable(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -696,12 +696,13 @@ def _disable(state: BattleState, side: jax.Array, when: jax.Array) -> BattleStat
     state, turns = draw(state, ok, 1, 9)
     state = cond.add_volatile(state, foe, cond.DISABLE, ok)
 
-    def put(array, value):
-        return array.at[foe, target].set(jnp.where(ok, value, array[foe, target]))
+    def disabled(array, value):
+        return put(array, (foe, target), value, ok)
 
-    return state.replace(disable_move=put(state.disable_move, state.moves[foe, target, slot]),
-                         disable_slot=put(state.disable_slot, slot),
-                         disable_turns=put(state.disable_turns, turns))
+    return state.replace(
+        disable_move=disabled(state.disable_move, state.moves[foe, target, slot]),
+        disable_slot=disabled(state.disable_slot, slot),
+        disable_turns=disabled(state.disable_turns, turns))
 
 
 #: The volatiles Gen 1 Haze ends on both active Pokémon.
@@ -725,10 +726,10 @@ def _haze(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
         boosts=state.boosts.at[sides, active].set(
             jnp.where(when, 0, state.boosts[sides, active])),
         mod_stats=state.mod_stats.at[sides, active].set(mod),
-        last_selected=state.last_selected.at[foe].set(
-            jnp.where(stopped, CANNOT_MOVE, state.last_selected[foe])),
-        last_enemy_selected=state.last_enemy_selected.at[foe].set(
-            jnp.where(stopped, CANNOT_MOVE, state.last_enemy_selected[foe])))
+        last_selected=put(state.last_selected, foe,
+            CANNOT_MOVE, stopped),
+        last_enemy_selected=put(state.last_enemy_selected, foe,
+            CANNOT_MOVE, stopped))
     state = cond.cure_status(state, foe, when)
     state, _ = cond.set_status(state, side, cond.PSN,
                                when & (state.status[side, active[side]] == cond.TOX),
@@ -760,8 +761,8 @@ def _use_caller(state: BattleState, side: jax.Array, caller: int, deduct: jax.Ar
     the side's and the Pokémon's last move; ``useMoveInner`` zeroes the last damage."""
     user = state.party[side, 0]
     state = _deduct_pp(state, side, ~jnp.asarray(deduct))
-    return state.replace(last_used=state.last_used.at[side].set(caller),
-                         last_move=state.last_move.at[side, user].set(caller),
+    return state.replace(last_used=put(state.last_used, side, caller),
+                         last_move=put(state.last_move, (side, user), caller),
                          last_damage=jnp.int32(0))
 
 
@@ -773,11 +774,11 @@ def _call(state: BattleState, side: jax.Array, called: jax.Array, when: jax.Arra
     user, last = state.party[side, 0], state.last_slot[side]
     base = state.base_pp[side, user, last]
     return state.replace(
-        last_selected=state.last_selected.at[side].set(
-            jnp.where(when, called, state.last_selected[side])),
-        last_enemy_selected=state.last_enemy_selected.at[side].set(
-            jnp.where(when, called, state.last_enemy_selected[side])),
-        base_pp=state.base_pp.at[side, user, last].set(
+        last_selected=put(state.last_selected, side,
+            called, when),
+        last_enemy_selected=put(state.last_enemy_selected, side,
+            called, when),
+        base_pp=put(state.base_pp, (side, user, last),
             jnp.where(when & state.transformed[side, user], (base + 1) % 64, base)))
 
 
@@ -843,9 +844,9 @@ def _charge(state: BattleState, side: jax.Array, move: jax.Array, caller: jax.Ar
     pp = charged.pp[side, user, last]
     given = jnp.where(caller, (pp + 1) % 64, pp)
     return charged.replace(
-        last_used=charged.last_used.at[side].set(move),
-        pp=charged.pp.at[side, user, last].set(given),
-        base_pp=charged.base_pp.at[side, user, last].set(
+        last_used=put(charged.last_used, side, move),
+        pp=put(charged.pp, (side, user, last), given),
+        base_pp=put(charged.base_pp, (side, user, last),
             jnp.where(charged.transformed[side, user], charged.base_pp[side, user, last],
                       given)))
 
@@ -865,8 +866,8 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # useMove: the side's and the Pokémon's last move (the typeless move stands for Fissure);
     # useMoveInner: most moves zero the last damage
     state = state.replace(
-        last_used=state.last_used.at[side].set(move),
-        last_move=state.last_move.at[side, user].set(jnp.where(move == NO_MOVE, FISSURE, move)),
+        last_used=put(state.last_used, side, move),
+        last_move=put(state.last_move, (side, user), jnp.where(move == NO_MOVE, FISSURE, move)),
         last_damage=jnp.where(MOVE_KEEPS_LAST_DAMAGE[move], state.last_damage, 0))
     # a trapping move's onTryMove: the target's recharge is cancelled, hit or miss
     state = cond.remove_volatile(state, foe, MUST_RECHARGE, MOVE_TRAPS[move])
@@ -887,27 +888,27 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # Rage's self volatile (not when the hit broke a substitute): locked in, accuracy 255
     rages = hit & (move == RAGE) & ~broke & ~cond.has(state, side, cond.RAGE)
     state = cond.add_volatile(state, side, cond.RAGE, rages)
-    state = state.replace(rage_accuracy=state.rage_accuracy.at[side, user].set(
-        jnp.where(rages, 255, state.rage_accuracy[side, user])))
+    state = state.replace(rage_accuracy=put(state.rage_accuracy, (side, user),
+        255, rages))
 
     # Bide's volatile (its onStart: random(2, 4) turns, nothing stored)
     bides = hit & (move == BIDE) & ~cond.has(state, side, cond.BIDE)
     state, turns = draw(state, bides, 2, 4)
     state = cond.add_volatile(state, side, cond.BIDE, bides)
-    state = state.replace(bide_turns=state.bide_turns.at[side, user].set(
-        jnp.where(bides, turns, state.bide_turns[side, user])))
+    state = state.replace(bide_turns=put(state.bide_turns, (side, user),
+        turns, bides))
 
     # Self-Destruct and Explosion: the user faints whatever happened, unless it broke a
     # substitute
     exploded = MOVE_SELFDESTRUCT[move] & ~broke
-    state = state.replace(hp=state.hp.at[side, user].set(
-        jnp.where(exploded, 0, state.hp[side, user])))
+    state = state.replace(hp=put(state.hp, (side, user),
+        0, exploded))
 
     # Recover / Soft-Boiled (onHit), screens and Focus Energy (addVolatile) on the user
     user_hp, maxhp = state.hp[side, user], state.maxhp[side, user]
     heal_bug = ((user_hp == maxhp - 255) | (user_hp == maxhp - 511)) & (user_hp % 256 != 0)
     heals = hit & MOVE_HEAL_HALF[move] & (user_hp < maxhp) & ~heal_bug
-    state = state.replace(hp=state.hp.at[side, user].set(
+    state = state.replace(hp=put(state.hp, (side, user),
         jnp.where(heals, jnp.minimum(user_hp + maxhp // 2, maxhp), user_hp)))
     state = cond.add_volatile(state, side, MOVE_VOLATILE[move], hit)
     state = cond.add_volatile(state, foe, cond.LEECH_SEED, reaches & MOVE_SEEDS[move])
@@ -982,13 +983,13 @@ def _trap(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array,
     starts = new & (state.hp[foe, target] > 0)
     state = cond.add_volatile(state, side, cond.TRAP_LOCK, starts)
 
-    def put(array, value):
-        return array.at[side, user].set(jnp.where(starts, value, array[side, user]))
+    def started(array, value):
+        return put(array, (side, user), value, starts)
 
-    state = state.replace(trap_turns=put(state.trap_turns, _HITS_SAMPLE[k]),
-                          trap_total=put(state.trap_total, _HITS_SAMPLE[k]),
-                          trap_damage=put(state.trap_damage, state.last_damage),
-                          trap_target=put(state.trap_target, target))
+    state = state.replace(trap_turns=started(state.trap_turns, _HITS_SAMPLE[k]),
+                          trap_total=started(state.trap_total, _HITS_SAMPLE[k]),
+                          trap_damage=started(state.trap_damage, state.last_damage),
+                          trap_target=started(state.trap_target, target))
     return cond.add_trapped(state, foe, starts)
 
 
@@ -1007,7 +1008,7 @@ def _trap_after_move(state: BattleState, side: jax.Array) -> BattleState:
     state = cond.add_fake_trapped(state, foe, last & (total != 5))
     again = holds & ~fell & (turns != 1)
     state = cond.add_trapped(state, foe, again)
-    return state.replace(trapped_maybe_locked=state.trapped_maybe_locked.at[foe, target].set(
+    return state.replace(trapped_maybe_locked=put(state.trapped_maybe_locked, (foe, target),
         state.trapped_maybe_locked[foe, target] | (again & (total - turns > 0))))
 
 
@@ -1026,10 +1027,10 @@ def _thrash(state: BattleState, side: jax.Array, move: jax.Array) -> BattleState
     state, turns = draw(state, starts, 2, 4)
     state = cond.add_volatile(state, side, cond.LOCKED_MOVE, starts)
     return state.replace(
-        lock_turns=state.lock_turns.at[side, user].set(
+        lock_turns=put(state.lock_turns, (side, user),
             jnp.where(starts, turns, jnp.where(locked_in, left, state.lock_turns[side, user]))),
-        lock_accuracy=state.lock_accuracy.at[side, user].set(
-            jnp.where(starts, 255, state.lock_accuracy[side, user])))
+        lock_accuracy=put(state.lock_accuracy, (side, user),
+            255, starts))
 
 
 def _bide(state: BattleState, side: jax.Array, when: jax.Array
@@ -1045,10 +1046,10 @@ def _bide(state: BattleState, side: jax.Array, when: jax.Array
     stored = state.bide_damage[side, user] + state.last_damage
     left = state.bide_turns[side, user] - 1
     state = state.replace(
-        bide_damage=state.bide_damage.at[side, user].set(
-            jnp.where(biding, stored, state.bide_damage[side, user])),
-        bide_turns=state.bide_turns.at[side, user].set(
-            jnp.where(biding, left, state.bide_turns[side, user])))
+        bide_damage=put(state.bide_damage, (side, user),
+            stored, biding),
+        bide_turns=put(state.bide_turns, (side, user),
+            left, biding))
     unleash = biding & (left == 0)
     hits = unleash & (stored > 0)
     damage = 2 * stored
@@ -1056,7 +1057,7 @@ def _bide(state: BattleState, side: jax.Array, when: jax.Array
     state, _ = cond.hit_substitute(state, foe, damage, hits & sub)
     hp = state.hp[foe, target]
     dealt = jnp.where(hits & ~sub, jnp.minimum(damage, hp), 0)
-    state = state.replace(hp=state.hp.at[foe, target].add(-dealt),
+    state = state.replace(hp=add_at(state.hp, (foe, target), -dealt),
                           last_damage=jnp.where(hits, jnp.where(sub, damage, dealt),
                                                 state.last_damage))
     state, _ = boost(state, foe, _RAGE_BOOST, hits & ~sub & cond.has(state, foe, cond.RAGE))

@@ -420,6 +420,32 @@ def select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
     return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
 
 
+# -- one entry's update -------------------------------------------------------------------------
+
+def put(array: jax.Array, index, value, when=True) -> jax.Array:
+    """``array.at[index].set(value)`` (only ``when``), for an ``index`` of scalars in range, as
+    the battle state's indices are (a side, a party position, a move slot; a negative one
+    counts from the end, as in ``.at``). One dynamic update: in XLA:CPU's kernel a scatter is
+    a clamped read, a check that drops an update out of range and a write, one point after the
+    other (``jaxenvs.kernel_rewrite``), where this is the write alone."""
+    return _update(array, index, lambda old: jnp.broadcast_to(value, old.shape), when)
+
+
+def add_at(array: jax.Array, index, delta) -> jax.Array:
+    """``array.at[index].add(delta)``, for an index in range (``put``)."""
+    return _update(array, index, lambda old: old + jnp.asarray(delta).astype(array.dtype), True)
+
+
+def _update(array: jax.Array, index, fn, when) -> jax.Array:
+    index = index if isinstance(index, tuple) else (index,)
+    start = [jnp.asarray(i, jnp.int32) for i in index] + [jnp.int32(0)] * (array.ndim - len(index))
+    window = jax.lax.dynamic_slice(array, start, (1,) * len(index) + array.shape[len(index):])
+    new = fn(window[(0,) * len(index)]).astype(array.dtype)
+    if when is not True:
+        new = jnp.where(when, new, window[(0,) * len(index)])
+    return jax.lax.dynamic_update_slice(array, new.reshape(window.shape), start)
+
+
 # -- the battle's PRNG stream -------------------------------------------------------------------
 
 def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, jax.Array]:

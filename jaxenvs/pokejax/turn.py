@@ -39,7 +39,8 @@ from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE,
-                                   REQ_SWITCH, STATUSES, TIE, BattleState, draw, select)
+                                   REQ_SWITCH, STATUSES, TIE, BattleState, add_at, draw, put,
+                                   select)
 
 NUM_ACTIONS = 9
 _SPECIES_TYPES = jnp.asarray(gen1().species_types)
@@ -106,37 +107,37 @@ def clear_volatile(state: BattleState, side: jax.Array, t: jax.Array) -> BattleS
     stats = state.base_stats[side, t]
     mod = cond.status_drops(stats, state.status[side, t])
     return state.replace(
-        boosts=state.boosts.at[side, t].set(0),
-        volatiles=state.volatiles.at[side, t].set(0),
-        confusion_turns=state.confusion_turns.at[side, t].set(0),
-        sub_hp=state.sub_hp.at[side, t].set(0),
-        toxic_counter=state.toxic_counter.at[side, t].set(0),
-        rage_accuracy=state.rage_accuracy.at[side, t].set(0),
-        lock_turns=state.lock_turns.at[side, t].set(0),
-        bide_damage=state.bide_damage.at[side, t].set(0),
-        trap_turns=state.trap_turns.at[side, t].set(0),
-        trap_total=state.trap_total.at[side, t].set(0),
-        trap_damage=state.trap_damage.at[side, t].set(0),
-        trap_target=state.trap_target.at[side, t].set(0),
-        trapped_turns=state.trapped_turns.at[side, t].set(0),
-        trapped_by=state.trapped_by.at[side, t].set(0),
-        trapped_maybe_locked=state.trapped_maybe_locked.at[side, t].set(False),
-        fake_trap_turns=state.fake_trap_turns.at[side, t].set(0),
-        bide_turns=state.bide_turns.at[side, t].set(0),
-        lock_accuracy=state.lock_accuracy.at[side, t].set(0),
-        disable_move=state.disable_move.at[side, t].set(0),
-        disable_slot=state.disable_slot.at[side, t].set(0),
-        disable_turns=state.disable_turns.at[side, t].set(0),
-        last_move=state.last_move.at[side, t].set(0),
-        moves=state.moves.at[side, t].set(state.base_moves[side, t]),
-        maxpp=state.maxpp.at[side, t].set(state.base_maxpp[side, t]),
-        pp=state.pp.at[side, t].set(state.base_pp[side, t]),
-        transformed=state.transformed.at[side, t].set(False),
-        form=state.form.at[side, t].set(state.species[side, t]),
-        types=state.types.at[side, t].set(_SPECIES_TYPES[state.species[side, t]]),
-        stats=state.stats.at[side, t].set(stats),
-        mod_stats=state.mod_stats.at[side, t].set(mod),
-        speed=state.speed.at[side, t].set(stats[4]),
+        boosts=put(state.boosts, (side, t), 0),
+        volatiles=put(state.volatiles, (side, t), 0),
+        confusion_turns=put(state.confusion_turns, (side, t), 0),
+        sub_hp=put(state.sub_hp, (side, t), 0),
+        toxic_counter=put(state.toxic_counter, (side, t), 0),
+        rage_accuracy=put(state.rage_accuracy, (side, t), 0),
+        lock_turns=put(state.lock_turns, (side, t), 0),
+        bide_damage=put(state.bide_damage, (side, t), 0),
+        trap_turns=put(state.trap_turns, (side, t), 0),
+        trap_total=put(state.trap_total, (side, t), 0),
+        trap_damage=put(state.trap_damage, (side, t), 0),
+        trap_target=put(state.trap_target, (side, t), 0),
+        trapped_turns=put(state.trapped_turns, (side, t), 0),
+        trapped_by=put(state.trapped_by, (side, t), 0),
+        trapped_maybe_locked=put(state.trapped_maybe_locked, (side, t), False),
+        fake_trap_turns=put(state.fake_trap_turns, (side, t), 0),
+        bide_turns=put(state.bide_turns, (side, t), 0),
+        lock_accuracy=put(state.lock_accuracy, (side, t), 0),
+        disable_move=put(state.disable_move, (side, t), 0),
+        disable_slot=put(state.disable_slot, (side, t), 0),
+        disable_turns=put(state.disable_turns, (side, t), 0),
+        last_move=put(state.last_move, (side, t), 0),
+        moves=put(state.moves, (side, t), state.base_moves[side, t]),
+        maxpp=put(state.maxpp, (side, t), state.base_maxpp[side, t]),
+        pp=put(state.pp, (side, t), state.base_pp[side, t]),
+        transformed=put(state.transformed, (side, t), False),
+        form=put(state.form, (side, t), state.species[side, t]),
+        types=put(state.types, (side, t), _SPECIES_TYPES[state.species[side, t]]),
+        stats=put(state.stats, (side, t), stats),
+        mod_stats=put(state.mod_stats, (side, t), mod),
+        speed=put(state.speed, (side, t), stats[4]),
     )
 
 
@@ -145,7 +146,7 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     old = state.party[side, 0]
     new = state.party[side, pos]
     state = branches.when(state.hp[side, old] > 0, clear_volatile, state, side, old)
-    party = state.party.at[side, 0].set(new).at[side, pos].set(old)
+    party = put(put(state.party, (side, 0), new), (side, pos), old)
     # tox's onSwitchIn: a badly poisoned Pokémon comes in merely poisoned
     status = state.status[side, new]
     # runSwitch (Gen 1): a foe holding a trapping lock whose selected slot is Metronome
@@ -155,17 +156,17 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     metronome = (cond.has(state, foe, cond.TRAP_LOCK) & (state.hp[foe, f] > 0)
                  & (state.moves[foe, f, state.last_slot[foe]] == mv.METRONOME))
     state = state.replace(
-        last_selected=state.last_selected.at[foe].set(
-            jnp.where(metronome, mv.METRONOME, state.last_selected[foe])),
-        last_enemy_selected=state.last_enemy_selected.at[foe].set(
-            jnp.where(metronome, mv.METRONOME, state.last_enemy_selected[foe])))
+        last_selected=put(state.last_selected, foe,
+            mv.METRONOME, metronome),
+        last_enemy_selected=put(state.last_enemy_selected, foe,
+            mv.METRONOME, metronome))
     # runSwitch (Gen 1-2): every active Pokémon forgets its last move
     return state.replace(
-        status=state.status.at[side, new].set(jnp.where(status == cond.TOX, cond.PSN, status)),
+        status=put(state.status, (side, new), jnp.where(status == cond.TOX, cond.PSN, status)),
         last_move=state.last_move.at[jnp.arange(2), party[:, 0]].set(0),
         party=party,
-        speed=state.speed.at[side, new].set(state.mod_stats[side, new, 4]),
-        last_slot=state.last_slot.at[side].set(0),
+        speed=put(state.speed, (side, new), state.mod_stats[side, new, 4]),
+        last_slot=put(state.last_slot, side, 0),
     )
 
 
@@ -174,9 +175,9 @@ def _faint(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     def faint(state, side):
         t = state.party[side, 0]
         fainted = clear_volatile(state, side, t)
-        return fainted.replace(fainted=state.fainted.at[side, t].set(True),
-                               hp=state.hp.at[side, t].set(0),
-                               pokemon_left=state.pokemon_left.at[side].add(-1))
+        return fainted.replace(fainted=put(state.fainted, (side, t), True),
+                               hp=put(state.hp, (side, t), 0),
+                               pokemon_left=add_at(state.pokemon_left, side, -1))
 
     return branches.when(when, faint, state, side)
 
