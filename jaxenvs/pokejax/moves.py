@@ -482,10 +482,8 @@ def _accuracy_check(state: BattleState, side: jax.Array, move: jax.Array
                    jnp.where(self_target, state.boosts[side, user, 6],
                              state.boosts[foe, target, 6]))
     state = state.replace(
-        rage_accuracy=put(state.rage_accuracy, (side, user),
-            acc, raging & ~is_immune),
-        lock_accuracy=put(state.lock_accuracy, (side, user),
-            acc, thrashing & ~is_immune))
+        rage_accuracy=put(state.rage_accuracy, (side, user), acc, raging & ~is_immune),
+        lock_accuracy=put(state.lock_accuracy, (side, user), acc, thrashing & ~is_immune))
     # partiallytrapped's onAccuracy: the trapper's moves never miss it
     sure = sure | (~self_target & cond.has(state, foe, cond.TRAPPED)
                    & (state.trapped_by[foe, target] == user))
@@ -610,8 +608,7 @@ def _rest(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     fails = (hp == maxhp) | (((hp == maxhp - 255) | (hp == maxhp - 511)) & (hp % 256 != 0))
     state, slept = cond.set_status(state, side, SLP, when & ~fails, by_self=True, override=True)
     return state.replace(
-        status_turns=put(state.status_turns, (side, t),
-            2, slept),
+        status_turns=put(state.status_turns, (side, t), 2, slept),
         hp=put(state.hp, (side, t), jnp.where(slept, maxhp, hp)))
 
 
@@ -626,8 +623,7 @@ def _substitute(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     # its onStart frees the user from a partial trap
     state = cond.end_trapped(state, side, ok)
     cost = jnp.where(ok & (maxhp > 3), jnp.minimum(maxhp // 4, hp), 0)
-    return state.replace(sub_hp=put(state.sub_hp, (side, t),
-        maxhp // 4 + 1, ok),
+    return state.replace(sub_hp=put(state.sub_hp, (side, t), maxhp // 4 + 1, ok),
         hp=add_at(state.hp, (side, t), -cost))
 
 
@@ -640,10 +636,8 @@ def _mimic(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
     copied = state.moves[foe, target, k]
     slot = state.last_slot[side]
     return state.replace(
-        moves=put(state.moves, (side, user, slot),
-            copied, when),
-        maxpp=put(state.maxpp, (side, user, slot),
-            max_pp(_MOVE_PP[copied]), when))
+        moves=put(state.moves, (side, user, slot), copied, when),
+        maxpp=put(state.maxpp, (side, user, slot), max_pp(_MOVE_PP[copied]), when))
 
 
 def _transform(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -679,8 +673,7 @@ def _conversion(state: BattleState, side: jax.Array, when: jax.Array) -> BattleS
     field)."""
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
-    return state.replace(types=put(state.types, (side, user),
-        state.types[foe, target], when))
+    return state.replace(types=put(state.types, (side, user), state.types[foe, target], when))
 
 
 def _disable(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
@@ -726,10 +719,8 @@ def _haze(state: BattleState, side: jax.Array, when: jax.Array) -> BattleState:
         boosts=state.boosts.at[sides, active].set(
             jnp.where(when, 0, state.boosts[sides, active])),
         mod_stats=state.mod_stats.at[sides, active].set(mod),
-        last_selected=put(state.last_selected, foe,
-            CANNOT_MOVE, stopped),
-        last_enemy_selected=put(state.last_enemy_selected, foe,
-            CANNOT_MOVE, stopped))
+        last_selected=put(state.last_selected, foe, CANNOT_MOVE, stopped),
+        last_enemy_selected=put(state.last_enemy_selected, foe, CANNOT_MOVE, stopped))
     state = cond.cure_status(state, foe, when)
     state, _ = cond.set_status(state, side, cond.PSN,
                                when & (state.status[side, active[side]] == cond.TOX),
@@ -774,10 +765,8 @@ def _call(state: BattleState, side: jax.Array, called: jax.Array, when: jax.Arra
     user, last = state.party[side, 0], state.last_slot[side]
     base = state.base_pp[side, user, last]
     return state.replace(
-        last_selected=put(state.last_selected, side,
-            called, when),
-        last_enemy_selected=put(state.last_enemy_selected, side,
-            called, when),
+        last_selected=put(state.last_selected, side, called, when),
+        last_enemy_selected=put(state.last_enemy_selected, side, called, when),
         base_pp=put(state.base_pp, (side, user, last),
             jnp.where(when & state.transformed[side, user], (base + 1) % 64, base)))
 
@@ -888,21 +877,18 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     # Rage's self volatile (not when the hit broke a substitute): locked in, accuracy 255
     rages = hit & (move == RAGE) & ~broke & ~cond.has(state, side, cond.RAGE)
     state = cond.add_volatile(state, side, cond.RAGE, rages)
-    state = state.replace(rage_accuracy=put(state.rage_accuracy, (side, user),
-        255, rages))
+    state = state.replace(rage_accuracy=put(state.rage_accuracy, (side, user), 255, rages))
 
     # Bide's volatile (its onStart: random(2, 4) turns, nothing stored)
     bides = hit & (move == BIDE) & ~cond.has(state, side, cond.BIDE)
     state, turns = draw(state, bides, 2, 4)
     state = cond.add_volatile(state, side, cond.BIDE, bides)
-    state = state.replace(bide_turns=put(state.bide_turns, (side, user),
-        turns, bides))
+    state = state.replace(bide_turns=put(state.bide_turns, (side, user), turns, bides))
 
     # Self-Destruct and Explosion: the user faints whatever happened, unless it broke a
     # substitute
     exploded = MOVE_SELFDESTRUCT[move] & ~broke
-    state = state.replace(hp=put(state.hp, (side, user),
-        0, exploded))
+    state = state.replace(hp=put(state.hp, (side, user), 0, exploded))
 
     # Recover / Soft-Boiled (onHit), screens and Focus Energy (addVolatile) on the user
     user_hp, maxhp = state.hp[side, user], state.maxhp[side, user]
@@ -1029,8 +1015,7 @@ def _thrash(state: BattleState, side: jax.Array, move: jax.Array) -> BattleState
     return state.replace(
         lock_turns=put(state.lock_turns, (side, user),
             jnp.where(starts, turns, jnp.where(locked_in, left, state.lock_turns[side, user]))),
-        lock_accuracy=put(state.lock_accuracy, (side, user),
-            255, starts))
+        lock_accuracy=put(state.lock_accuracy, (side, user), 255, starts))
 
 
 def _bide(state: BattleState, side: jax.Array, when: jax.Array
@@ -1046,10 +1031,8 @@ def _bide(state: BattleState, side: jax.Array, when: jax.Array
     stored = state.bide_damage[side, user] + state.last_damage
     left = state.bide_turns[side, user] - 1
     state = state.replace(
-        bide_damage=put(state.bide_damage, (side, user),
-            stored, biding),
-        bide_turns=put(state.bide_turns, (side, user),
-            left, biding))
+        bide_damage=put(state.bide_damage, (side, user), stored, biding),
+        bide_turns=put(state.bide_turns, (side, user), left, biding))
     unleash = biding & (left == 0)
     hits = unleash & (stored > 0)
     damage = 2 * stored

@@ -156,10 +156,8 @@ def _switch_in(state: BattleState, side: jax.Array, pos: jax.Array) -> BattleSta
     metronome = (cond.has(state, foe, cond.TRAP_LOCK) & (state.hp[foe, f] > 0)
                  & (state.moves[foe, f, state.last_slot[foe]] == mv.METRONOME))
     state = state.replace(
-        last_selected=put(state.last_selected, foe,
-            mv.METRONOME, metronome),
-        last_enemy_selected=put(state.last_enemy_selected, foe,
-            mv.METRONOME, metronome))
+        last_selected=put(state.last_selected, foe, mv.METRONOME, metronome),
+        last_enemy_selected=put(state.last_enemy_selected, foe, mv.METRONOME, metronome))
     # runSwitch (Gen 1-2): every active Pokémon forgets its last move
     return state.replace(
         status=put(state.status, (side, new), jnp.where(status == cond.TOX, cond.PSN, status)),
