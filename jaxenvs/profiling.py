@@ -310,11 +310,12 @@ def _compiled_rollout(env, params, num_steps: int, batch, function: str | None =
         return bench.random_rollout(env, params, num_steps).lower(*batch).compile()
     module, name = _resolve(function)
     original = getattr(module, name)
+    twice = computed_twice(original)
     calls = []
 
     def counted(*args, **kwargs):
         calls.append(1)
-        return computed_twice(original)(*args, **kwargs)
+        return twice(*args, **kwargs)
 
     setattr(module, name, counted)
     try:

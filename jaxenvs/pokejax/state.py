@@ -437,12 +437,15 @@ def add_at(array: jax.Array, index, delta) -> jax.Array:
 
 
 def _update(array: jax.Array, index, fn, when) -> jax.Array:
+    """``array`` with its entry at ``index`` replaced by ``fn`` of it where ``when``: one
+    dynamic slice and one dynamic update."""
     index = index if isinstance(index, tuple) else (index,)
     start = [jnp.asarray(i, jnp.int32) for i in index] + [jnp.int32(0)] * (array.ndim - len(index))
     window = jax.lax.dynamic_slice(array, start, (1,) * len(index) + array.shape[len(index):])
-    new = fn(window[(0,) * len(index)]).astype(array.dtype)
+    old = window[(0,) * len(index)]
+    new = fn(old).astype(array.dtype)
     if when is not True:
-        new = jnp.where(when, new, window[(0,) * len(index)])
+        new = jnp.where(when, new, old)
     return jax.lax.dynamic_update_slice(array, new.reshape(window.shape), start)
 
 
