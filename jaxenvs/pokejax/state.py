@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from jaxenvs import branches
 from jaxenvs.barrier import materialize
 from jaxenvs.pokejax import prng
 from jaxenvs.pokejax.data import Gen1Data, gen1
@@ -453,16 +454,34 @@ def _update(array: jax.Array, index, fn, when) -> jax.Array:
 
 def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, jax.Array]:
     """Showdown's ``random(m)`` / ``random(m, n)`` on the battle stream, drawn only ``when``
-    (otherwise the state is unchanged and the value meaningless).
+    (otherwise the state is unchanged and the value 0, meaningless).
+
+    A draw that ``when`` does not force is a branch (``branches.cond`` on the stream alone):
+    most of the rules' draw sites draw only now and then (a crit roll, a secondary's chance, a
+    speed tie), and on a CPU, where each env's step is one kernel, the LCG step of each site
+    ran at every decision. Bounds that are Python ints stay constants inside it.
 
     The draw is computed in full before anything uses it (``barrier.materialize``): each draw
     continues the LCG chain of the draws before it, and fused into the many selects the result
     decides, that chain ran once per select and per element (without the barrier, PokeJAX2P
     ran 13-17% fewer steps per CPU-second at batch 1024)."""
-    rng, r = materialize(prng.random(state.rng, m, n), state.rng_calls)
-    when = jnp.asarray(when)
-    return state.replace(rng=jnp.where(when, rng, state.rng),
-                         rng_calls=state.rng_calls + when.astype(jnp.int32)), r.astype(jnp.int32)
+    bounds = (m,) if n is None else (m, n)
+    traced = [b for b in bounds if not isinstance(b, int)]
+
+    def drawn(rng, calls, *traced_bounds):
+        given = iter(traced_bounds)
+        args = [b if isinstance(b, int) else next(given) for b in bounds]
+        rng, r = materialize(prng.random(rng, *args), calls)
+        return rng, calls + 1, r.astype(jnp.int32)
+
+    if when is True:
+        rng, calls, r = drawn(state.rng, state.rng_calls, *traced)
+    else:
+        rng, calls, r = branches.cond(
+            when, drawn, lambda rng, calls, *_: (rng, calls, jnp.int32(0)),
+            state.rng, state.rng_calls, *traced,
+            result_shapes=(state.rng, state.rng_calls, jnp.int32(0)))
+    return state.replace(rng=rng, rng_calls=calls), r
 
 
 def chance(state: BattleState, when: jax.Array, numerator, denominator

@@ -1,6 +1,7 @@
 """``state.put`` and ``state.add_at``: the engine's updates of one entry, written as dynamic
 updates, are ``.at[index].set`` / ``.add`` for every index in range, negative ones included,
-jitted, with and without a ``when``, on the state's shapes and dtypes."""
+jitted, with and without a ``when``, on the state's shapes and dtypes; and ``state.draw``, a
+branch on the PRNG stream, is ``prng.random`` where it draws and nothing where it does not."""
 
 import itertools
 
@@ -9,7 +10,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax.state import add_at, put
+import jaxenvs
+from jaxenvs.pokejax import prng
+from jaxenvs.pokejax.state import add_at, draw, put
 
 SHAPES = [((2,), jnp.int32), ((2, 6), jnp.uint32), ((2, 6), jnp.bool_), ((2, 6, 4), jnp.int32)]
 
@@ -44,3 +47,37 @@ def test_put_broadcasts_a_scalar_and_casts_it():
     np.testing.assert_array_equal(got, array.at[1, 3].set(True))
     np.testing.assert_array_equal(add_at(array, (jnp.int32(0), jnp.int32(2), jnp.int32(1)),
                                          jnp.bool_(True)), array.at[0, 2, 1].add(True))
+
+
+@pytest.mark.parametrize("bounds", [(256,), (2, 4), (1, 9)])
+@pytest.mark.parametrize("traced", [False, True])
+def test_draw_is_the_lcg_step_when_drawn_and_nothing_otherwise(bounds, traced):
+    """``draw`` (a branch unless ``when`` is the Python ``True``): drawn, the stream and the
+    value are ``prng.random``'s and the call count goes up by one; not drawn, the state is
+    unchanged, jitted and under ``vmap`` alike, for static and traced bounds."""
+    env, params = jaxenvs.make("PokeJAX2P")
+    battles = jax.vmap(lambda k: env.reset(k, params)[1].battle)(
+        jax.random.split(jax.random.key(3), 8))
+
+    def one(battle, when, *args):
+        return draw(battle, when, *(args if traced else bounds))
+
+    args = tuple(jnp.int32(b) for b in bounds) if traced else ()
+    whens = jnp.arange(8) % 3 == 0
+    drawn = jax.jit(jax.vmap(one, in_axes=(0, 0) + (None,) * len(args)))(battles, whens, *args)
+    for i in range(8):
+        battle = jax.tree.map(lambda x: x[i], battles)
+        state, r = jax.tree.map(lambda x: x[i], drawn)
+        alone_state, alone_r = jax.jit(one)(battle, whens[i], *args)
+        forced_state, forced_r = draw(battle, True, *bounds)
+        rng, expected = prng.random(battle.rng, *bounds)
+        for got_state, got_r in ((state, r), (alone_state, alone_r)):
+            if whens[i]:
+                np.testing.assert_array_equal(got_state.rng, rng)
+                assert int(got_r) == int(expected)
+                assert int(got_state.rng_calls) == int(battle.rng_calls) + 1
+            else:
+                for a, b in zip(jax.tree.leaves(got_state), jax.tree.leaves(battle)):
+                    np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(forced_state.rng, rng)
+        assert int(forced_r) == int(expected)
