@@ -42,6 +42,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import branches
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import (STATUSES, VOLATILES, BattleState, add_at, chance, draw,
                                    put)
@@ -54,6 +55,8 @@ BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
  FAKE_TRAPPED) = (1 << VOLATILES.index(v) for v in VOLATILES)
 #: The volatiles with a ``duration`` (counted down by the Residual event).
 _TIMED = (FLINCH, TRAP_LOCK, TRAPPED, FAKE_TRAPPED)
+#: The volatiles whose ``BeforeMove`` handlers act (with a status: sleep, freeze, paralysis).
+BEFORE_MOVE_VOLATILES = TRAPPED | FLINCH | MUST_RECHARGE | DISABLE | CONFUSION | TRAP_LOCK
 #: Showdown's gen1 type chart makes Poison types immune to poison (``psn: 3``), no other type
 #: to any status.
 _POISON = gen1().type_index["Poison"]
@@ -284,7 +287,14 @@ def residual(state: BattleState) -> BattleState:
 def end_turn_traps(state: BattleState) -> BattleState:
     """Gen 1 ``endTurn``, for each active Pokémon in turn: a trapping lock whose target fell or
     is no longer trapped ends, so does a partial trap whose source no longer holds its lock (or
-    fell), and a fake trap whose counterpart has none."""
+    fell), and a fake trap whose counterpart has none. Without any of the three volatiles on
+    the field, nothing ends."""
+    trapping = TRAP_LOCK | TRAPPED | FAKE_TRAPPED
+    return branches.when(has(state, 0, trapping) | has(state, 1, trapping), _end_traps, state)
+
+
+def _end_traps(state: BattleState) -> BattleState:
+    """``end_turn_traps`` where a trap is on the field."""
     for side in range(2):
         foe = 1 - side
         f = state.party[foe, 0]
@@ -315,7 +325,20 @@ def confusion_damage(level: jax.Array, attack: jax.Array, defense: jax.Array) ->
 
 def before_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
     """The ``BeforeMove`` event of ``side``'s active Pokémon. Returns (state, the move is
-    cancelled, the Pokémon fainted hitting itself in confusion)."""
+    cancelled, the Pokémon fainted hitting itself in confusion). Its handlers act only on a
+    Pokémon with a status or one of ``BEFORE_MOVE_VOLATILES``; for any other the event draws
+    nothing and changes nothing."""
+    t = state.party[side, 0]
+    acts = (state.status[side, t] != 0) | has(state, side, BEFORE_MOVE_VOLATILES)
+    return branches.cond(acts, _before_move_handlers,
+                         lambda state, side: (state, jnp.bool_(False), jnp.bool_(False)),
+                         state, side, result_shapes=(state, jnp.bool_(False), jnp.bool_(False)))
+
+
+def _before_move_handlers(state: BattleState, side: jax.Array
+                          ) -> tuple[BattleState, jax.Array, jax.Array]:
+    """``before_move``'s handlers, in their order: freeze and sleep, the partial trap, flinch,
+    recharge, Disable, confusion (its self-hit), full paralysis, the trapping lock's check."""
     t = state.party[side, 0]
     status = state.status[side, t]
     frozen = status == FRZ
@@ -404,15 +427,23 @@ def after_move_self(state: BattleState, side: jax.Array, when: jax.Array
     (``residualdmg``, 100) counts a burn or (bad) poison; a sleeper whose counter ran out wakes
     (3); a burn or poison hurts (2); Leech Seed drains (1). Returns (state, it fainted)."""
     t = state.party[side, 0]
-    status = state.status[side, t]
-    counts = when & has(state, side, RESIDUAL_DMG) & ((status == BRN) | (status == PSN)
-                                                      | (status == TOX))
-    state = state.replace(toxic_counter=add_at(state.toxic_counter, (side, t), counts))
-    wakes = when & (status == SLP) & (state.status_turns[side, t] <= 0)
-    state = cure_status(state, side, wakes)
-    state, _ = residual_damage(state, side, when)
-    state = _leech_seed(state, side, when)
+    # each handler needs a status or Leech Seed: for any other Pokémon nothing runs
+    acts = when & ((state.status[side, t] != 0) | has(state, side, LEECH_SEED))
+    state = branches.when(acts, _after_move_self_handlers, state, side)
     return state, state.hp[side, t] == 0
+
+
+def _after_move_self_handlers(state: BattleState, side: jax.Array) -> BattleState:
+    """``after_move_self``'s handlers, in their order."""
+    t = state.party[side, 0]
+    status = state.status[side, t]
+    counts = has(state, side, RESIDUAL_DMG) & ((status == BRN) | (status == PSN)
+                                               | (status == TOX))
+    state = state.replace(toxic_counter=add_at(state.toxic_counter, (side, t), counts))
+    wakes = (status == SLP) & (state.status_turns[side, t] <= 0)
+    state = cure_status(state, side, wakes)
+    state, _ = residual_damage(state, side, True)
+    return _leech_seed(state, side, True)
 
 
 def residual_damage(state: BattleState, side: jax.Array, when: jax.Array

@@ -335,6 +335,17 @@ MOVE_KEEPS_LAST_DAMAGE = _table([name in KEEP_LAST_DAMAGE for name in _D.move_na
 MOVE_COUNTERABLE = _table([t in (_D.type_index["Normal"], _D.type_index["Fighting"]) and p > 0
                            for t, p in zip(_D.move_type, _D.move_base_power)])
 """Counter answers the move: a Normal or Fighting one with base power."""
+MOVE_HAS_EFFECT = ((MOVE_SECONDARY_CHANCE > 0) | jnp.any(MOVE_BOOSTS != 0, axis=1)
+                   | (MOVE_STATUS > 0) | MOVE_CONFUSES)
+"""The move changes stat stages, inflicts a status or confuses, as its effect or a chance
+secondary, or thaws (a burn secondary) (``_effect``); for the others that part draws nothing
+and changes nothing."""
+_IDS = jnp.arange(len(MOVE_TYPE))
+MOVE_OWN_EFFECT = ((_IDS == RAGE) | (_IDS == BIDE) | MOVE_SELFDESTRUCT | MOVE_HEAL_HALF
+                   | (MOVE_VOLATILE != 0) | MOVE_SEEDS)
+"""The move has one of ``_own_effects``."""
+MOVE_LATE_EFFECT = MOVE_RECHARGE | MOVE_SELFDESTRUCT | (_IDS == DISABLE) | MOVE_CRASH
+"""The move has one of ``_late_effects``."""
 MUST_RECHARGE = cond.MUST_RECHARGE
 PAR, BRN, FRZ, SLP = cond.PAR, cond.BRN, cond.FRZ, cond.SLP
 #: The multi-hit count for 2-5 hits: ``sample`` of this list.
@@ -582,9 +593,10 @@ def _hits(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array
 
     def one(i, carry):
         state, first, broke = carry
-        go = (hit & (i < hits) & (state.hp[foe, target] > 0) & (state.hp[side, user] > 0)
-              & ~broke)
-        # a hit that does not happen changes nothing (``_damage_hit`` with ``when`` False)
+        go = (hit & MOVE_DAMAGING[move] & (i < hits) & (state.hp[foe, target] > 0)
+              & (state.hp[side, user] > 0) & ~broke)
+        # a hit that does not happen changes nothing (``_damage_hit`` with ``when`` False),
+        # nor does a status move's (it deals no damage, draws nothing)
         state, damage, broke_now = branches.cond(
             go, _damage_hit, lambda state, *_: (state, jnp.int32(0), jnp.bool_(False)),
             state, side, move, go, jnp.where(i == 0, -1, first),
@@ -903,6 +915,37 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     state = branches.switch(MOVE_EFFECT[move], _EFFECT_BRANCHES, state, side, hit,
                             result_shapes=state)
 
+    # the move's own stat stages, status or confusion, or its chance secondary: only for the
+    # moves that have one (for the others it draws nothing and changes nothing)
+    state = branches.when(MOVE_HAS_EFFECT[move], _effect, state, side, move, hit, reaches,
+                          behind_sub, broke)
+    # AfterMoveSecondary: a move with a burn secondary thaws a frozen target
+    state = cond.cure_status(state, foe, hit & MOVE_THAWS[move]
+                             & (state.status[foe, target] == FRZ))
+    # Hyper Beam: a recharge turn unless the target fell or its substitute broke
+    state = cond.add_volatile(state, side, MUST_RECHARGE, hit & MOVE_RECHARGE[move] & ~broke
+                              & (state.hp[foe, target] > 0))
+    # useMoveInner: Self-Destruct, Explosion and Disable build a raging target's rage, hit or
+    # miss
+    state, _ = boost(state, foe, _RAGE_BOOST, (MOVE_SELFDESTRUCT[move] | (move == DISABLE))
+                     & cond.has(state, foe, cond.RAGE))
+    # MoveFail: Jump Kick / High Jump Kick crash for 1 HP
+    crash = ~hit & MOVE_CRASH[move] & (state.hp[side, user] > 0)
+    state = cond.self_damage(state, side, 1, crash)
+    # AfterMove: a Thrash / Petal Dance lock whose uses ran out ends; a trapping lock's
+    state = cond.end_lock(state, side, cond.has(state, side, cond.LOCKED_MOVE)
+                          & (state.lock_turns[side, user] <= 0))
+    return branches.when(cond.has(state, side, cond.TRAP_LOCK), _trap_after_move, state, side)
+
+
+def _effect(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array,
+            reaches: jax.Array, behind_sub: jax.Array, broke: jax.Array) -> BattleState:
+    """A move's own effect on stat stages, status or confusion, or its chance secondary, after
+    its hits (``hit``: it hit; ``reaches``: it got past the target's substitute;
+    ``behind_sub``: the target had one, ``broke``: a hit broke it)."""
+    foe = 1 - side
+    target = state.party[foe, 0]
+    self_target = MOVE_SELF_TARGET[move]
     # a secondary: ceil(chance * 256 / 100) out of 256, if the target still stands; a
     # paralysis, burn or freeze secondary is not even rolled against a target of the move's type;
     # behind a substitute that holds, only a confusion secondary (the substitute's onTryHit)
@@ -935,23 +978,7 @@ def _run(state: BattleState, side: jax.Array, move: jax.Array, deduct: jax.Array
     state = cond.add_flinch(state, foe, lucky & (sec_volatile == cond.FLINCH))
     state = cond.add_confusion(state, foe, (reaches & MOVE_CONFUSES[move])
                                | (lucky & (sec_volatile == cond.CONFUSION)))
-    # AfterMoveSecondary: a move with a burn secondary thaws a frozen target
-    state = cond.cure_status(state, foe, hit & MOVE_THAWS[move]
-                             & (state.status[foe, target] == FRZ))
-    # Hyper Beam: a recharge turn unless the target fell or its substitute broke
-    state = cond.add_volatile(state, side, MUST_RECHARGE, hit & MOVE_RECHARGE[move] & ~broke
-                              & (state.hp[foe, target] > 0))
-    # useMoveInner: Self-Destruct, Explosion and Disable build a raging target's rage, hit or
-    # miss
-    state, _ = boost(state, foe, _RAGE_BOOST, (MOVE_SELFDESTRUCT[move] | (move == DISABLE))
-                     & cond.has(state, foe, cond.RAGE))
-    # MoveFail: Jump Kick / High Jump Kick crash for 1 HP
-    crash = ~hit & MOVE_CRASH[move] & (state.hp[side, user] > 0)
-    state = cond.self_damage(state, side, 1, crash)
-    # AfterMove: a Thrash / Petal Dance lock whose uses ran out ends; a trapping lock's
-    state = cond.end_lock(state, side, cond.has(state, side, cond.LOCKED_MOVE)
-                          & (state.lock_turns[side, user] <= 0))
-    return branches.when(cond.has(state, side, cond.TRAP_LOCK), _trap_after_move, state, side)
+    return state
 
 
 def _trap(state: BattleState, side: jax.Array, move: jax.Array, hit: jax.Array,
@@ -1018,22 +1045,19 @@ def _thrash(state: BattleState, side: jax.Array, move: jax.Array) -> BattleState
         lock_accuracy=put(state.lock_accuracy, (side, user), 255, starts))
 
 
-def _bide(state: BattleState, side: jax.Array, when: jax.Array
-          ) -> tuple[BattleState, jax.Array]:
-    """Bide's ``onBeforeMove`` (the last BeforeMove handler, priority 0), which always cancels
-    the move: the last damage is added to the stored damage and a turn counted down; on the
-    last turn Bide ends and, unless nothing was stored (``-fail``), ``moveHit`` deals twice the
-    stored damage to the foe (no roll, no immunity, out of reach or not; a substitute takes it
-    uncapped; a raging foe builds rage). Returns (state, Bide cancelled the move)."""
+def _bide(state: BattleState, side: jax.Array) -> BattleState:
+    """Bide's ``onBeforeMove`` (the last BeforeMove handler, priority 0) of a biding Pokémon,
+    which always cancels the move: the last damage is added to the stored damage and a turn
+    counted down; on the last turn Bide ends and, unless nothing was stored (``-fail``),
+    ``moveHit`` deals twice the stored damage to the foe (no roll, no immunity, out of reach
+    or not; a substitute takes it uncapped; a raging foe builds rage)."""
     foe = 1 - side
     user, target = state.party[side, 0], state.party[foe, 0]
-    biding = when & cond.has(state, side, cond.BIDE)
     stored = state.bide_damage[side, user] + state.last_damage
     left = state.bide_turns[side, user] - 1
-    state = state.replace(
-        bide_damage=put(state.bide_damage, (side, user), stored, biding),
-        bide_turns=put(state.bide_turns, (side, user), left, biding))
-    unleash = biding & (left == 0)
+    state = state.replace(bide_damage=put(state.bide_damage, (side, user), stored),
+                          bide_turns=put(state.bide_turns, (side, user), left))
+    unleash = left == 0
     hits = unleash & (stored > 0)
     damage = 2 * stored
     sub = cond.has(state, foe, cond.SUBSTITUTE)
@@ -1044,7 +1068,7 @@ def _bide(state: BattleState, side: jax.Array, when: jax.Array
                           last_damage=jnp.where(hits, jnp.where(sub, damage, dealt),
                                                 state.last_damage))
     state, _ = boost(state, foe, _RAGE_BOOST, hits & ~sub & cond.has(state, foe, cond.RAGE))
-    return cond.end_bide(state, side, unleash), biding
+    return cond.end_bide(state, side, unleash)
 
 
 def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Array, jax.Array]:
@@ -1059,8 +1083,8 @@ def use_move(state: BattleState, side: jax.Array) -> tuple[BattleState, jax.Arra
 
     def before_move(state, side):
         state, cant, _ = cond.before_move(state, side)
-        state, biding = _bide(state, side, ~cant)
-        return state, cant | biding
+        biding = ~cant & cond.has(state, side, cond.BIDE)
+        return branches.when(biding, _bide, state, side), cant | biding
 
     state, cant = branches.cond(cannot, lambda state, side: (state, jnp.bool_(True)),
                                 before_move, state, side, result_shapes=(state, cannot))

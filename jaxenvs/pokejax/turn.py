@@ -326,7 +326,7 @@ def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
     second = 1 - first
     pos = actions - FIRST_SWITCH + 1
     state = _switch_in(state, first, pos[first])
-    state = select(both, _switch_in(state, second, pos[second]), state)
+    state = branches.when(both, _switch_in, state, second, pos[second])
     # the second runSwitch is queued behind the first: a tie is placed by random(0, 2)
     new_speed = state.speed[sides, state.party[:, 0]]
     state, _ = draw(state, both & (new_speed[0] == new_speed[1]), 0, 2)
