@@ -338,14 +338,7 @@ MOVE_COUNTERABLE = _table([t in (_D.type_index["Normal"], _D.type_index["Fightin
 MOVE_HAS_EFFECT = ((MOVE_SECONDARY_CHANCE > 0) | jnp.any(MOVE_BOOSTS != 0, axis=1)
                    | (MOVE_STATUS > 0) | MOVE_CONFUSES)
 """The move changes stat stages, inflicts a status or confuses, as its effect or a chance
-secondary, or thaws (a burn secondary) (``_effect``); for the others that part draws nothing
-and changes nothing."""
-_IDS = jnp.arange(len(MOVE_TYPE))
-MOVE_OWN_EFFECT = ((_IDS == RAGE) | (_IDS == BIDE) | MOVE_SELFDESTRUCT | MOVE_HEAL_HALF
-                   | (MOVE_VOLATILE != 0) | MOVE_SEEDS)
-"""The move has one of ``_own_effects``."""
-MOVE_LATE_EFFECT = MOVE_RECHARGE | MOVE_SELFDESTRUCT | (_IDS == DISABLE) | MOVE_CRASH
-"""The move has one of ``_late_effects``."""
+secondary (``_effect``); for the others that part draws nothing and changes nothing."""
 MUST_RECHARGE = cond.MUST_RECHARGE
 PAR, BRN, FRZ, SLP = cond.PAR, cond.BRN, cond.FRZ, cond.SLP
 #: The multi-hit count for 2-5 hits: ``sample`` of this list.
