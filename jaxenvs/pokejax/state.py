@@ -456,10 +456,10 @@ def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, j
     """Showdown's ``random(m)`` / ``random(m, n)`` on the battle stream, drawn only ``when``
     (otherwise the state is unchanged and the value 0, meaningless).
 
-    A draw that ``when`` does not force is a branch (``branches.cond`` on the stream alone):
-    most of the rules' draw sites draw only now and then (a crit roll, a secondary's chance, a
-    speed tie), and on a CPU, where each env's step is one kernel, the LCG step of each site
-    ran at every decision. Bounds that are Python ints stay constants inside it.
+    The draw is a branch (``branches.cond`` on the stream alone): most of the rules' draw sites
+    draw only now and then (a crit roll, a secondary's chance, a speed tie), and on a CPU,
+    where each env's step is one kernel, the LCG step of each site ran at every decision.
+    Bounds that are Python ints stay constants inside it.
 
     The draw is computed in full before anything uses it (``barrier.materialize``): each draw
     continues the LCG chain of the draws before it, and fused into the many selects the result
@@ -474,13 +474,10 @@ def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, j
         rng, r = materialize(prng.random(rng, *args), calls)
         return rng, calls + 1, r.astype(jnp.int32)
 
-    if when is True:
-        rng, calls, r = drawn(state.rng, state.rng_calls, *traced)
-    else:
-        rng, calls, r = branches.cond(
-            when, drawn, lambda rng, calls, *_: (rng, calls, jnp.int32(0)),
-            state.rng, state.rng_calls, *traced,
-            result_shapes=(state.rng, state.rng_calls, jnp.int32(0)))
+    rng, calls, r = branches.cond(
+        when, drawn, lambda rng, calls, *_: (rng, calls, jnp.int32(0)),
+        state.rng, state.rng_calls, *traced,
+        result_shapes=(state.rng, state.rng_calls, jnp.int32(0)))
     return state.replace(rng=rng, rng_calls=calls), r
 
 

@@ -52,7 +52,7 @@ def test_put_broadcasts_a_scalar_and_casts_it():
 @pytest.mark.parametrize("bounds", [(256,), (2, 4), (1, 9)])
 @pytest.mark.parametrize("traced", [False, True])
 def test_draw_is_the_lcg_step_when_drawn_and_nothing_otherwise(bounds, traced):
-    """``draw`` (a branch unless ``when`` is the Python ``True``): drawn, the stream and the
+    """``draw`` (a branch on ``when``, a traced or a Python bool): drawn, the stream and the
     value are ``prng.random``'s and the call count goes up by one; not drawn, the state is
     unchanged, jitted and under ``vmap`` alike, for static and traced bounds."""
     env, params = jaxenvs.make("PokeJAX2P")
