@@ -60,6 +60,7 @@ import jaxlib
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxenvs
+from jaxenvs import threefry
 from jaxenvs.devices import add_cpu_devices_option, per_device
 from jaxenvs.registry import import_reference_adapter
 
@@ -197,10 +198,12 @@ def random_rollout(env, params, num_steps: int, sharding: NamedSharding | None =
     space = env.action_space(params)
 
     def env_step(key, state, obs):
-        key, action_key, step_key = jax.random.split(key, 3)
+        # The harness's own draws unrolled on a CPU (the same bits, a shorter compile); the
+        # keys it keeps and hands on are of the kind it was given.
+        next_key, action_key, step_key = jax.random.split(threefry.unrolled_on_cpu(key), 3)
         obs, state, reward, terminated, truncated, _ = env.step(
-            step_key, state, random_action(space, action_key, obs), params)
-        return key, state, (obs, reward, terminated, truncated)
+            threefry.like(step_key, key), state, random_action(space, action_key, obs), params)
+        return threefry.like(next_key, key), state, (obs, reward, terminated, truncated)
 
     batch_step = jax.vmap(env_step)
 

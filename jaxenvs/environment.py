@@ -16,7 +16,7 @@ from typing import Any
 import jax
 from gymnax.environments import environment
 
-from jaxenvs import branches
+from jaxenvs import branches, threefry
 from jaxenvs.loop_vmap import loop_vmap
 
 
@@ -38,16 +38,30 @@ class Environment(environment.Environment):
     #: On a CPU, step a batch env by env in one kernel (``jaxenvs.loop_vmap``), each env's
     #: auto-reset a real branch; on other backends, ``vmap`` (class docstring).
     loop_on_cpu: bool = False
+    #: On a CPU, draw ``reset``'s and ``step``'s random numbers (the auto-reset's key split
+    #: among them) with ``jaxenvs.threefry.UNROLLED`` where the key is JAX's default threefry:
+    #: the same bits, a shorter compile (``threefry.unrolled_on_cpu``). Only for an env whose
+    #: state holds no key, since the keys its functions see are then of that other kind.
+    unrolled_keys_on_cpu: bool = False
+
+    def _own_key(self, key):
+        return threefry.unrolled_on_cpu(key) if self.unrolled_keys_on_cpu else key
+
+    @partial(jax.jit, static_argnames=("self",))
+    def reset(self, key, params=None):
+        """gymnax's ``reset``; with ``unrolled_keys_on_cpu``, its draws unrolled on a CPU."""
+        return environment.Environment.reset(self, self._own_key(key), params)
 
     @partial(jax.jit, static_argnames=("self",))
     def step(self, key, state, action, params=None):
         """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
-        ``final_observation``); with ``loop_on_cpu``, env by env on a CPU."""
+        ``final_observation``); with ``loop_on_cpu``, env by env on a CPU; with
+        ``unrolled_keys_on_cpu``, its draws unrolled on a CPU."""
         if params is None:
             params = self.default_params
         if self.loop_on_cpu:
             return loop_vmap(self._step_then_reset)(key, state, action, params)
-        return environment.Environment.step(self, key, state, action, params)
+        return environment.Environment.step(self, self._own_key(key), state, action, params)
 
     def _step_then_reset(self, key, state, action, params):
         """One env's step and, where its episode ended, its reset (a real branch)."""

@@ -7,7 +7,9 @@ kernel (``jaxenvs.kernel``) XLA turns each such small loop into a call of its ow
 emitter rejected ("All or none of the slices should have an explicit index"). ``UNROLLED``
 is the same generator with the 20 rounds written out: the same key data give the same
 answers from every ``jax.random`` function (the partitionable threefry that JAX uses by
-default; ``tests/test_threefry.py`` checks).
+default; ``tests/test_threefry.py`` checks). Outside the kernels it also compiles faster at
+small batch sizes, where LLVM blows each rolled loop up (``unrolled_on_cpu``), and runs as
+fast: HalfCheetah's step and the bench's harness draw with it on a CPU.
 """
 
 from __future__ import annotations
@@ -49,10 +51,12 @@ def _fold_in(key, data):
 
 
 def _random_bits(key, bit_width, shape):
-    if bit_width != 32:
-        raise NotImplementedError("the unrolled threefry draws 32-bit words only")
+    """JAX's partitionable threefry bits: a 64-bit word is the hash's two halves, high then
+    low; a narrower one, their exclusive or, truncated."""
     b1, b2 = _threefry(key[0], key[1], jnp.zeros(shape, jnp.uint32), _counts(shape))
-    return b1 ^ b2
+    if bit_width == 64:
+        return (b1.astype(jnp.uint64) << np.uint64(32)) | b2.astype(jnp.uint64)
+    return (b1 ^ b2).astype(f"uint{bit_width}")
 
 
 UNROLLED = jax.extend.random.define_prng_impl(
@@ -64,6 +68,29 @@ UNROLLED = jax.extend.random.define_prng_impl(
 def fast_key(key):
     """A ``threefry2x32`` key (typed) as the same key of ``UNROLLED``."""
     return jax.random.wrap_key_data(jax.random.key_data(key), impl=UNROLLED)
+
+
+def unrolled_on_cpu(key):
+    """``key`` as the same key of ``UNROLLED`` where the computation compiles for a CPU and
+    ``key`` is of JAX's default threefry; unchanged otherwise.
+
+    On a CPU, JAX's threefry lowers to a rolled loop that XLA:CPU compiles slowly at small
+    batch sizes: at 32 envs per device, each such loop's LLVM code grew from 6 KB to 50-520 KB
+    and six of them took 2.5 s of LLVM's time (CPU time, on 2 threads) in the compile of a
+    HalfCheetah rollout at batch 64."""
+    if jax.default_backend() == "cpu" and is_threefry(key):
+        return fast_key(key)
+    return key
+
+
+def like(key, kind):
+    """``key``'s data as a key of ``kind``'s sort: typed with its implementation, or raw
+    ``uint32`` data if ``kind`` is (undoes ``unrolled_on_cpu`` for keys that must keep their
+    type, such as a loop's carry)."""
+    data = jax.random.key_data(key)
+    if jnp.issubdtype(kind.dtype, jax.dtypes.prng_key):
+        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(kind))
+    return data
 
 
 def is_threefry(key) -> bool:

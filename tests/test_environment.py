@@ -5,7 +5,8 @@ A small env whose episodes end after a random number of steps (so a batch has a 
 envs at most steps, and sometimes none or many) and whose reset draws from its key: the two
 auto-resets must agree on every output, ``info`` included, unbatched and at several batch
 sizes. Then the game envs that loop on a CPU: their loop form (what a CPU runs) against
-their ``vmap`` form (what a GPU runs), over random-action rollouts that end episodes.
+their ``vmap`` form (what a GPU runs), over random-action rollouts that end episodes. And
+``unrolled_keys_on_cpu``: the same draws as the caller's key gives.
 """
 
 import jax
@@ -60,6 +61,10 @@ class _CountdownLooped(_Countdown):
     loop_on_cpu = True
 
 
+class _CountdownUnrolled(_Countdown):
+    unrolled_keys_on_cpu = True
+
+
 def _rollout(env, batch, steps=30, params=None):
     """Every step's outputs (and state) of ``batch`` envs (0: one, unbatched) under random
     actions."""
@@ -91,6 +96,36 @@ def test_resetting_only_finished_envs_matches_gymnax(batch):
     assert terminated.any() and truncated.any() and not (terminated | truncated).all()
     assert jax.tree.structure(dense) == jax.tree.structure(sparse)
     for a, b in zip(jax.tree.leaves(dense), jax.tree.leaves(sparse)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("batch", [0, 9])
+def test_unrolled_keys_give_gymnax_draws(batch):
+    """``unrolled_keys_on_cpu``: ``reset``, ``step`` and the auto-reset draw the same numbers
+    as with the caller's threefry key."""
+    plain, unrolled = _rollout(_Countdown(), batch), _rollout(_CountdownUnrolled(), batch)
+    assert np.asarray(plain[3]).any()
+    for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(unrolled)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_halfcheetah_unrolled_keys_give_gymnax_draws():
+    """HalfCheetah sets ``unrolled_keys_on_cpu``: its resets (the auto-reset's too, here
+    every 3 steps) are those of the plain threefry key."""
+    unrolled, params = jaxenvs.make("HalfCheetah", max_steps_in_episode=3)
+    plain, _ = jaxenvs.make("HalfCheetah", max_steps_in_episode=3)
+    plain.unrolled_keys_on_cpu = False
+    assert unrolled.unrolled_keys_on_cpu
+    obs, state = plain.reset(jax.random.key(0), params)
+    action = jnp.zeros(6)
+    rolled = ["threefry" in env.step.lower(env, jax.random.key(1), state, action, params)
+              .as_text() for env in (plain, unrolled)]  # JAX's hash function, a rolled loop
+    assert rolled == [True, jax.default_backend() != "cpu"]
+    want, got = (_rollout(env, 2, steps=7, params=params) for env in (plain, unrolled))
+    assert np.asarray(want[4]).any()
+    for a, b in zip(jax.tree.leaves(want), jax.tree.leaves(got)):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
 

@@ -44,6 +44,8 @@ class HalfCheetah(Environment):
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
 
+    unrolled_keys_on_cpu = True
+
     @property
     def name(self) -> str:
         return "HalfCheetah"
