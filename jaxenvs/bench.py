@@ -458,8 +458,8 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         f"{context['device_count']}",
         f"- Software: jax {context['jax_version']}, jaxlib {context['jaxlib_version']}, "
         f"Python {context['python_version']}, jaxenvs {context['jaxenvs_version']}",
-        f"- Load average (1 min) before each batch size (from the second on it includes "
-        f"this run's own process, about 1): "
+        "- Load average (1 min) before each batch size (from the second on it includes "
+        "this run's own process, about 1): "
         + ", ".join(f"{x:.2f}" for x in load),
     ]
     return "\n".join(lines) + "\n"
