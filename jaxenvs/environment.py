@@ -45,6 +45,7 @@ class Environment(environment.Environment):
     unrolled_keys_on_cpu: bool = False
 
     def _own_key(self, key):
+        """The key ``reset`` and ``step`` draw with (``unrolled_keys_on_cpu``)."""
         return threefry.unrolled_on_cpu(key) if self.unrolled_keys_on_cpu else key
 
     @partial(jax.jit, static_argnames=("self",))
