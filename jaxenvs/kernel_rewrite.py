@@ -23,8 +23,9 @@ clamped). Its observations sort small integer arrays.
   the number of elements whose keys sort before it, ties going to the lower index (for an
   array of ``n``, ``n * n`` compares; the arrays sorted here have at most a few dozen
   entries);
-* each random split, fold-in and draw of 32-bit words with a default ``threefry2x32`` key
-  made with its key as a key of ``jaxenvs.threefry.UNROLLED``: the same bits, no loop;
+* each random split, fold-in and draw (of words of any width) with a default
+  ``threefry2x32`` key made with its key as a key of ``jaxenvs.threefry.UNROLLED``: the same
+  bits, no loop;
 * each concatenation written piece by piece into a zero array (dynamic updates): the
   emitter computes a fused concatenation element by element, choosing the piece with a
   branch and recomputing the piece's inputs (gathers, divisions) for each element. As
@@ -50,7 +51,7 @@ import numpy as np
 from jax import lax
 
 from jaxenvs import lazy_vmap
-from jaxenvs.threefry import fast_key, is_threefry
+from jaxenvs.threefry import fast_key, is_threefry, like
 
 #: How each scatter primitive combines the operand's window with the update.
 COMBINE: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
@@ -196,12 +197,9 @@ def _equation(eqn: jex.JaxprEqn, ins: list[Any]) -> list[Any]:
     name, params = eqn.primitive.name, eqn.params
     if name in COMBINE:
         return [scatter_points(name, *ins, params["dimension_numbers"], params["mode"])]
-    if name in RANDOM and is_threefry(ins[0]) and params.get("bit_width", 32) == 32:
+    if name in RANDOM and is_threefry(ins[0]):
         out = eqn.primitive.bind(fast_key(ins[0]), *ins[1:], **params)
-        if name == "random_bits":
-            return [out]
-        return [jax.random.wrap_key_data(jax.random.key_data(out), impl=jax.random.key_impl(
-            ins[0]))]
+        return [out if name == "random_bits" else like(out, ins[0])]
     if name == "concatenate":
         return [concatenate_by_updates(ins, params["dimension"])]
     if name == "sort":

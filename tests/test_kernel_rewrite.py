@@ -1,6 +1,10 @@
 """``kernel_rewrite.rewrite``: the same results without the operations XLA:CPU's kernel
 emitter lacks (scatters, sorts, the threefry hash's loop), and kernels that hold them."""
 
+import os
+import subprocess
+import sys
+
 import jax
 import jax.extend.core as jex
 import jax.numpy as jnp
@@ -87,6 +91,32 @@ def test_threefry_draws_are_made_unrolled_with_the_same_bits():
     assert "while" not in lowered  # JAX's threefry on a CPU is a loop; unrolled, none is left
     for a, b in zip(jax.jit(draws)(*args), jex.jaxpr_as_fun(rewritten)(*args)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_threefry_draws_of_64_bit_words_are_made_unrolled_with_the_same_bits():
+    """With x64 (its own process: the mode is set at start-up), draws of 64-bit words and
+    float64 numbers are rewritten too, with the same bits."""
+    script = """if True:
+        import jax, jax.numpy as jnp, numpy as np
+        import jax.extend.core as jex
+        from jaxenvs import kernel_rewrite
+        def draws(key):
+            a, b = jax.random.split(jax.random.fold_in(key, 3))
+            return (jax.random.key_data(a), jax.random.bits(b, (4,), jnp.uint64),
+                    jax.random.uniform(a, (5,), jnp.float64), jax.random.normal(b, (3,)))
+        key = jax.random.key(7)
+        rewritten = kernel_rewrite.rewrite(jax.make_jaxpr(draws)(key))
+        assert "while" not in jax.jit(jex.jaxpr_as_fun(rewritten)).lower(key).as_text()
+        want, got = jax.jit(draws)(key), jex.jaxpr_as_fun(rewritten)(key)
+        assert want[1].dtype == jnp.uint64 and want[3].dtype == jnp.float64
+        for a, b in zip(want, got):
+            assert a.dtype == b.dtype and np.array_equal(a, b), (a, b)
+        print("same")
+    """
+    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu")
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0 and result.stdout.strip() == "same", result.stderr[-3000:]
 
 
 def test_concatenations_become_updates_with_the_same_result():
