@@ -43,14 +43,28 @@ class Environment(environment.Environment):
     #: the same bits, a shorter compile (``threefry.unrolled_on_cpu``). Only for an env whose
     #: state holds no key, since the keys its functions see are then of that other kind.
     unrolled_keys_on_cpu: bool = False
+    #: The env also runs with ``jax_enable_x64`` on. The game engines (PokeJAX, TCGJax) are
+    #: written for JAX's default 32-bit mode, where their integer tables and loop carries
+    #: keep one type; under x64 their ``reset`` and ``step`` refuse with a readable error
+    #: rather than fail deep inside a trace.
+    supports_x64: bool = True
 
     def _own_key(self, key):
         """The key ``reset`` and ``step`` draw with (``unrolled_keys_on_cpu``)."""
         return threefry.unrolled_on_cpu(key) if self.unrolled_keys_on_cpu else key
 
+    def _check_precision_mode(self) -> None:
+        """Refuse to trace in x64 mode an env that does not support it (``supports_x64``)."""
+        if jax.config.jax_enable_x64 and not self.supports_x64:
+            raise RuntimeError(
+                f"{self.name} runs in JAX's default 32-bit mode only, and jax_enable_x64 is "
+                "on: turn it off (unset JAX_ENABLE_X64, or "
+                "jax.config.update('jax_enable_x64', False) before using the env)")
+
     @partial(jax.jit, static_argnames=("self",))
     def reset(self, key, params=None):
         """gymnax's ``reset``; with ``unrolled_keys_on_cpu``, its draws unrolled on a CPU."""
+        self._check_precision_mode()
         return environment.Environment.reset(self, self._own_key(key), params)
 
     @partial(jax.jit, static_argnames=("self",))
@@ -58,6 +72,7 @@ class Environment(environment.Environment):
         """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
         ``final_observation``); with ``loop_on_cpu``, env by env on a CPU; with
         ``unrolled_keys_on_cpu``, its draws unrolled on a CPU."""
+        self._check_precision_mode()
         if params is None:
             params = self.default_params
         if self.loop_on_cpu:

@@ -6,8 +6,13 @@ envs at most steps, and sometimes none or many) and whose reset draws from its k
 auto-resets must agree on every output, ``info`` included, unbatched and at several batch
 sizes. Then the game envs that loop on a CPU: their loop form (what a CPU runs) against
 their ``vmap`` form (what a GPU runs), over random-action rollouts that end episodes. And
-``unrolled_keys_on_cpu``: the same draws as the caller's key gives.
+``unrolled_keys_on_cpu``: the same draws as the caller's key gives; ``supports_x64``: the
+game engines refuse x64 mode with a readable error.
 """
+
+import os
+import subprocess
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -145,3 +150,32 @@ def test_game_envs_loop_form_is_their_vmap_form(env_id):
     for a, b in zip(jax.tree.leaves(loop_out), jax.tree.leaves(vmap_out)):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_envs_without_x64_support_refuse_x64_mode_readably():
+    """With x64 on (its own process: the mode is set at start-up), the game engines' ``reset``
+    and ``step`` raise an error that says what to do (their traces had failed on a mismatch
+    of int32 and int64 loop carries); an env that supports x64 runs."""
+    script = """if True:
+        import jax, jax.numpy as jnp
+        import jaxenvs
+        key = jax.random.key(0)
+        pong, pong_params = jaxenvs.make("Pong")
+        pong.step(key, pong.reset(key, pong_params)[1], jnp.int32(1), pong_params)
+        for env_id in ("PokeJAX", "TCGJax2P"):
+            env, params = jaxenvs.make(env_id)
+            assert not env.supports_x64
+            for call in (lambda: env.reset(key, params),
+                         lambda: env.step(key, None, jnp.int32(0), params)):
+                try:
+                    call()
+                except RuntimeError as e:
+                    assert "32-bit mode only" in str(e) and "jax_enable_x64" in str(e), e
+                else:
+                    raise AssertionError(env_id + " ran in x64 mode")
+        print("refused")
+    """
+    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu")
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0 and result.stdout.strip() == "refused", result.stderr[-3000:]

@@ -120,6 +120,8 @@ def rewards(battle: BattleState) -> jax.Array:
 class _Base(Environment):
     #: A battle step runs the rules that apply to it (``Environment.loop_on_cpu``).
     loop_on_cpu = True
+    #: Written for JAX's default 32-bit mode (``Environment.supports_x64``).
+    supports_x64 = False
 
     @property
     def default_params(self) -> PokeJAXParams:

@@ -157,6 +157,8 @@ def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxSta
 class _Base(Environment):
     #: A game step runs the rules that apply to it (``Environment.loop_on_cpu``).
     loop_on_cpu = True
+    #: Written for JAX's default 32-bit mode (``Environment.supports_x64``).
+    supports_x64 = False
 
     @property
     def default_params(self) -> TCGJaxParams:
