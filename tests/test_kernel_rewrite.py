@@ -1,10 +1,6 @@
 """``kernel_rewrite.rewrite``: the same results without the operations XLA:CPU's kernel
 emitter lacks (scatters, sorts, the threefry hash's loop), and kernels that hold them."""
 
-import os
-import subprocess
-import sys
-
 import jax
 import jax.extend.core as jex
 import jax.numpy as jnp
@@ -13,6 +9,7 @@ import pytest
 
 from jaxenvs import kernel_rewrite
 from jaxenvs.kernel import one_kernel
+from tests.x64 import run_in_x64
 
 
 def _primitives(closed: jex.ClosedJaxpr) -> set[str]:
@@ -113,10 +110,7 @@ def test_threefry_draws_of_64_bit_words_are_made_unrolled_with_the_same_bits():
             assert a.dtype == b.dtype and np.array_equal(a, b), (a, b)
         print("same")
     """
-    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu")
-    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0 and result.stdout.strip() == "same", result.stderr[-3000:]
+    assert run_in_x64(script) == "same"
 
 
 def test_concatenations_become_updates_with_the_same_result():

@@ -1,14 +1,11 @@
 """``jaxenvs.threefry.UNROLLED``: the default ``threefry2x32`` stream, bit for bit."""
 
-import os
-import subprocess
-import sys
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.threefry import fast_key, is_threefry, like, unrolled_on_cpu
+from tests.x64 import run_in_x64
 
 
 def test_fast_key_gives_the_jax_stream():
@@ -58,10 +55,7 @@ def test_fast_key_gives_the_jax_stream_in_64_bits():
                 assert np.array_equal(a, b), (seed, a, b)
         print("same")
     """
-    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu")
-    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0 and result.stdout.strip() == "same", result.stderr[-3000:]
+    assert run_in_x64(script) == "same"
 
 
 def test_unrolled_on_cpu_and_like():
