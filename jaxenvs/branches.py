@@ -41,6 +41,46 @@ def switch(index: jax.Array, branches: Sequence[Callable], *operands: Any,
     def alone(index, operands):
         return jax.lax.switch(index, branches, *operands)
 
+    return _batched_by_branch(alone, branches, index, operands, result_shapes)
+
+
+def cond(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: Any,
+         result_shapes: Any = None) -> Any:
+    """``lax.cond(pred, true_fun, false_fun, *operands)``, as ``switch`` (its batched form,
+    ``result_shapes``)."""
+    return switch(jnp.asarray(pred).astype(jnp.int32), (false_fun, true_fun), *operands,
+                  result_shapes=result_shapes)
+
+
+def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
+    """``fun(state, *operands)`` where ``pred`` holds, else ``state``. Batched, as ``cond``
+    (the select of both). Unbatched, a loop that runs ``fun`` once or not at all
+    (``lax.while_loop``) rather than a ``lax.cond``: XLA gives a conditional's result
+    buffers of its own, so each branch copies every leaf of ``state`` it passes through
+    (the skipping branch all of them), where a loop updates its carry in place. In
+    PokeJAX's CPU kernel that is 2% fewer instructions per step (callgrind, 64 envs x 16
+    steps of the bench's rollout)."""
+
+    def skip(state, *operands):
+        return state
+
+    def alone(index, operands):
+        state, *rest = operands
+
+        def once(carry):
+            return jnp.int32(0), fun(carry[1], *rest)
+
+        return jax.lax.while_loop(lambda carry: carry[0] != 0, once, (index, state))[1]
+
+    return _batched_by_branch(alone, (skip, fun), jnp.asarray(pred).astype(jnp.int32),
+                              (state, *operands), state)
+
+
+def _batched_by_branch(alone: Callable, branches: tuple[Callable, ...], index: jax.Array,
+                       operands: tuple, result_shapes: Any) -> Any:
+    """``alone(index, operands)`` (which runs ``branches[index](*operands)``) with the
+    batched form of the module docstring."""
+
     def batched(axis_size, in_batched, index, operands):
         index_batched, operands_batched = in_batched
         axes = jax.tree.map(lambda b: 0 if b else None, operands_batched)
@@ -60,21 +100,6 @@ def switch(index: jax.Array, branches: Sequence[Callable], *operands: Any,
         return jax.eval_shape(branches[0], *operands)
 
     return lazy_vmap.custom_vmap(alone, batched, shapes)(jnp.asarray(index), operands)
-
-
-def cond(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: Any,
-         result_shapes: Any = None) -> Any:
-    """``lax.cond(pred, true_fun, false_fun, *operands)``, as ``switch`` (its batched form,
-    ``result_shapes``)."""
-    return switch(jnp.asarray(pred).astype(jnp.int32), (false_fun, true_fun), *operands,
-                  result_shapes=result_shapes)
-
-
-def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
-    """``fun(state, *operands)`` where ``pred`` holds, else ``state`` (``cond``: unbatched,
-    the other branch is not run; batched, it is the select of both)."""
-    return cond(pred, fun, lambda state, *operands: state, state, *operands,
-                result_shapes=state)
 
 
 def _select(which: jax.Array, leaves: Sequence[jax.Array]) -> jax.Array:

@@ -97,3 +97,30 @@ def test_cond_takes_pytrees_and_result_shapes_as_declared():
                       (jax.jit(ours)(True, jax.tree.map(lambda v: v[0], state), xs[0]),
                        jaxs(True, jax.tree.map(lambda v: v[0], state), xs[0]))):
         jax.tree.map(np.testing.assert_array_equal, got, want)
+
+
+def _add_row(state, row):
+    return {"counts": state["counts"] + row, "table": state["table"]}
+
+
+def test_when_runs_fun_where_pred_holds_else_returns_the_state_in_every_form():
+    state = {"counts": jnp.arange(4, dtype=jnp.int32), "table": TABLE[:3]}
+    row = jnp.int32(10)
+    for pred in (True, False):
+        for call in (branches.when, jax.jit(branches.when, static_argnums=1)):
+            got = call(jnp.bool_(pred), _add_row, state, row)
+            want = _add_row(state, row) if pred else state
+            jax.tree.map(np.testing.assert_array_equal, got, want)
+    preds = jnp.asarray([True, False, True])
+    rows = jnp.asarray([1, 2, 3], jnp.int32)
+    batched = jax.jit(jax.vmap(lambda p, r: branches.when(p, _add_row, state, r)))(preds, rows)
+    np.testing.assert_array_equal(batched["counts"],
+                                  np.arange(4) + np.asarray([[1], [0], [3]]))
+    np.testing.assert_array_equal(batched["table"], np.broadcast_to(TABLE[:3], (3, 3, 13)))
+
+
+def test_an_unbatched_when_is_a_loop_that_updates_the_state_in_place_not_a_conditional():
+    state = {"counts": jnp.arange(4, dtype=jnp.int32), "table": TABLE[:3]}
+    text = jax.jit(lambda p, s: branches.when(p, _add_row, s, jnp.int32(1))).lower(
+        jnp.bool_(True), state).as_text()
+    assert "stablehlo.while" in text and "stablehlo.case" not in text
