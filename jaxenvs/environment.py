@@ -70,13 +70,14 @@ class Environment(environment.Environment):
     @partial(jax.jit, static_argnames=("self",))
     def step(self, key, state, action, params=None):
         """gymnax's ``step`` (auto-reset, ``info`` with ``terminated``, ``truncated`` and
-        ``final_observation``); with ``loop_on_cpu``, env by env on a CPU; with
+        ``final_observation``); with ``loop_on_cpu``, env by env on a CPU, the new state
+        written where the state was (``loop_vmap``'s ``updates``); with
         ``unrolled_keys_on_cpu``, its draws unrolled on a CPU."""
         self._check_precision_mode()
         if params is None:
             params = self.default_params
         if self.loop_on_cpu:
-            return loop_vmap(self._step_then_reset)(key, state, action, params)
+            return loop_vmap(self._step_then_reset, updates={1: 1})(key, state, action, params)
         return environment.Environment.step(self, self._own_key(key), state, action, params)
 
     def _step_then_reset(self, key, state, action, params):

@@ -17,6 +17,13 @@ as it runs alone, so the results do not depend on the batch it runs in (bit for 
 integer game logic). On other backends the batched form is ``vmap``: an accelerator runs a
 batch side by side, and there a loop would leave it idle.
 
+A result that is an argument updated (a step's state) can be written where that argument
+is (``updates``): the loop then reads each element's argument from the results it is
+writing, before writing them, and XLA, which cannot look inside the kernel, sees the
+argument's buffer updated and can keep it in place. Otherwise XLA gives the kernel's
+results buffers of their own and copies them into a loop's carry after every step (a
+rollout's ``scan``), every leaf of the state.
+
 What it costs is compile time: LLVM optimises the kernel as one function, and its cost grows
 faster than the function's length (``jaxenvs.kernel``).
 """
@@ -24,9 +31,10 @@ faster than the function's length (``jaxenvs.kernel``).
 from __future__ import annotations
 
 import functools
-from typing import Callable, TypeVar
+from typing import Callable, Mapping, Sequence, TypeVar
 
 import jax
+import jax.numpy as jnp
 
 from jaxenvs import lazy_vmap
 from jaxenvs.kernel import one_kernel
@@ -34,52 +42,93 @@ from jaxenvs.kernel import one_kernel
 F = TypeVar("F", bound=Callable)
 
 
-def loop_vmap(fun: F) -> F:
+def loop_vmap(fun: F, updates: Mapping[int, int] | None = None) -> F:
     """``fun`` (positional pytree arguments, a pytree result) whose ``vmap`` on a CPU is a loop
     over the batch in one kernel (module docstring); under nested ``vmap``s, loops within a
     loop, in one kernel. ``fun`` must take every traced value it uses as an argument
     (``lazy_vmap.custom_vmap``), and hold nothing a kernel cannot (``jaxenvs.kernel``). The
-    result is not differentiable."""
-    return _looped(jax.jit(fun), ())
+    result is not differentiable.
+
+    ``updates``: ``{result index: argument index}`` where ``fun`` returns a tuple whose
+    element is that argument updated (the same pytree structure, shapes and dtypes), which
+    the loop then writes in place of the argument (module docstring)."""
+    jitted = jax.jit(fun)
+    if not updates:
+        return _looped(jitted, (), None)
+
+    @functools.wraps(fun)
+    def call(*args):
+        sources = _updated_leaves(updates, args, jax.eval_shape(jitted, *args))
+        return _looped(jitted, (), sources)(*args)
+
+    return call
 
 
-def _looped(fun: Callable, loops: tuple) -> Callable:
+def _updated_leaves(updates: Mapping[int, int], args: tuple,
+                    results: Sequence) -> tuple[int | None, ...]:
+    """For each leaf of ``results`` (shapes), the index among the leaves of ``args`` of the
+    leaf it updates (``loop_vmap``'s ``updates``), else ``None``."""
+    arg_start = _leaf_starts(args)
+    sources: list[int | None] = [None] * len(jax.tree.leaves(results))
+    for result, arg in updates.items():
+        got, want = (jax.eval_shape(lambda tree: tree, tree)
+                     for tree in (results[result], args[arg]))
+        if got != want:
+            raise ValueError(f"loop_vmap: result {result} is not argument {arg} updated: "
+                             f"{got} against {want}")
+        start = _leaf_starts(results)[result]
+        for k in range(len(jax.tree.leaves(got))):
+            sources[start + k] = arg_start[arg] + k
+    if len({s for s in sources if s is not None}) != sum(s is not None for s in sources):
+        raise ValueError(f"loop_vmap: two results update one argument: {dict(updates)}")
+    return tuple(sources)
+
+
+def _leaf_starts(tree: Sequence) -> list[int]:
+    """The index of the first leaf of each element of ``tree`` among all its leaves."""
+    counts = [len(jax.tree.leaves(x)) for x in tree]
+    return [sum(counts[:i]) for i in range(len(counts))]
+
+
+def _looped(fun: Callable, loops: tuple, sources: tuple | None) -> Callable:
     """``fun`` (jitted: traced once for its result shapes and its uses) within ``loops``
     (``(axis_size, in_batched)`` of each loop over a batch, innermost first), with the
-    batching rule of ``loop_vmap``."""
-    nested, unbatched, rule, prune = _parts(fun, loops)
+    batching rule of ``loop_vmap``; ``sources``: ``_updated_leaves`` of ``fun``'s results."""
+    nested, unbatched, rule, prune = _parts(fun, loops, sources)
     # the same jitted ``nested`` as the kernel's: its trace for the shapes is reused
     return lazy_vmap.custom_vmap(unbatched, rule, lambda *args: jax.eval_shape(nested, *args),
                                  prune)
 
 
-def _parts(fun: Callable, loops: tuple) -> tuple[Callable, Callable, Callable, Callable]:
+def _parts(fun: Callable, loops: tuple,
+           sources: tuple | None) -> tuple[Callable, Callable, Callable, Callable]:
     """``fun`` within ``loops`` (jitted), then ``lazy_vmap.custom_vmap``'s unbatched form,
     batching rule and pruning of it: a kernel where there is a loop; batched, one loop more on
     a CPU. Pruned (JAX's dead-code elimination), each element computes and writes only the
     results that are read: the kernel is opaque to XLA, which would otherwise write them all
     (a step's ``info["final_observation"]``, for one, which a rollout that ignores it never
     reads)."""
-    nested = _nest(fun, loops)
+    nested = _nest(fun, loops, sources)
 
     def batched(axis_size, in_batched, *args):
         if jax.default_backend() != "cpu":
             axes = jax.tree.map(lambda b: 0 if b else None, in_batched)
             out = jax.vmap(nested, in_axes=axes, axis_size=axis_size)(*args)
         else:
-            out = _looped(fun, loops + ((axis_size, in_batched),))(*args)
+            out = _looped(fun, loops + ((axis_size, in_batched),), sources)(*args)
         return out, jax.tree.map(lambda _: True, out)
 
     def prune(used: tuple[bool, ...]):
-        return _parts(_only(fun, used), loops)[1:]
+        kept = None if sources is None else tuple(s for s, u in zip(sources, used) if u)
+        return _parts(_only(fun, used), loops, kept)[1:]
 
     return nested, (one_kernel(nested) if loops else nested), batched, prune
 
 
-def _nest(fun: Callable, loops: tuple) -> Callable:
+def _nest(fun: Callable, loops: tuple, sources: tuple | None) -> Callable:
     """``fun`` within ``loops``, innermost first (``_loop``)."""
     for axis_size, in_batched in loops:
-        fun = jax.jit(functools.partial(_loop, fun, axis_size, in_batched))
+        fun = jax.jit(functools.partial(_loop, fun, axis_size, in_batched, sources))
     return fun
 
 
@@ -89,17 +138,24 @@ def _only(fun: Callable, used: tuple[bool, ...]) -> Callable:
                                   if keep])
 
 
-def _loop(fun: Callable, axis_size: int, in_batched, *args):
+def _loop(fun: Callable, axis_size: int, in_batched, sources: tuple | None, *args):
     """``fun`` on each element of ``args`` (batched along their first axis where
-    ``in_batched`` says so), as a loop over the batch: the batched results."""
-    def element(i):
-        return jax.tree.map(lambda x, batched: x[i] if batched else x, args, in_batched)
-
-    out_shapes = jax.eval_shape(lambda: fun(*element(0)))
-    out = jax.tree.map(lambda s: jax.numpy.zeros((axis_size, *s.shape), s.dtype), out_shapes)
+    ``in_batched`` says so), as a loop over the batch: the batched results. A result whose
+    ``sources`` entry names a batched argument leaf starts as that leaf, from which the
+    loop reads each element before writing its result there; the others start as zeros."""
+    leaves, treedef = jax.tree.flatten(args)
+    batched = jax.tree.leaves(in_batched)
+    out_shapes, out_tree = jax.tree.flatten(jax.eval_shape(lambda: fun(*jax.tree.unflatten(
+        treedef, [x[0] if b else x for x, b in zip(leaves, batched)]))))
+    carried = {k: j for j, k in enumerate(sources or ()) if k is not None and batched[k]}
+    starts = {j: leaves[k] for k, j in carried.items()}
+    out = [starts.get(j, jnp.zeros((axis_size, *s.shape), s.dtype))
+           for j, s in enumerate(out_shapes)]
 
     def body(i, out):
-        return jax.tree.map(lambda o, y: jax.lax.dynamic_update_index_in_dim(o, y, i, 0), out,
-                            fun(*element(i)))
+        inputs = [out[carried[k]][i] if k in carried else x[i] if b else x
+                  for k, (x, b) in enumerate(zip(leaves, batched))]
+        results = jax.tree.leaves(fun(*jax.tree.unflatten(treedef, inputs)))
+        return [jax.lax.dynamic_update_index_in_dim(o, y, i, 0) for o, y in zip(out, results)]
 
-    return jax.lax.fori_loop(0, axis_size, body, out)
+    return jax.tree.unflatten(out_tree, jax.lax.fori_loop(0, axis_size, body, out))

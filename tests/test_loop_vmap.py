@@ -4,6 +4,7 @@ real branches, with the results of ``vmap`` bit for bit; elsewhere, ``vmap``."""
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from jaxenvs.kernel import ATTRIBUTES
 from jaxenvs.loop_vmap import loop_vmap
@@ -136,3 +137,58 @@ def test_results_nobody_reads_are_not_written():
     assert "s32[16,5]" in kernel_results(both)  # the board, written when read
     assert "s32[16,5]" not in kernel_results(score)
     assert "s32[16]" in kernel_results(score)
+
+
+def _step(board, move, table):
+    """``_turn`` as a step: the board updated (argument 0 in, result 0 out) and a score."""
+    out = _turn(board, move, table)
+    return out["board"], out["score"]
+
+
+def test_an_updated_argument_gives_the_same_results_and_is_left_intact_for_other_readers():
+    boards, moves = _batch(16)
+    looped = loop_vmap(_step, updates={0: 0})
+    want = jax.vmap(_step, (0, 0, None))(boards, moves, TABLE)
+    # the old boards read again after the step: XLA must keep them, not the loop's writes
+    got, old = jax.jit(lambda b, m: (jax.vmap(looped, (0, 0, None))(b, m, TABLE), b + 0))(
+        boards, moves)
+    _assert_equal(got, want)
+    np.testing.assert_array_equal(old, boards)
+    _assert_equal(jax.jit(jax.vmap(jax.vmap(looped, (0, 0, None)), (0, 0, None)))(
+        boards.reshape(4, 4, 5), moves.reshape(4, 4), TABLE),
+        jax.tree.map(lambda x: x.reshape(4, 4, *x.shape[1:]), want))
+    # an unbatched board (one board, many moves) is not written in place: it has no batch
+    _assert_equal(jax.jit(jax.vmap(looped, (None, 0, None)))(boards[0], moves, TABLE),
+                  jax.vmap(_step, (None, 0, None))(boards[0], moves, TABLE))
+    _assert_equal(looped(boards[0], moves[0], TABLE), _step(boards[0], moves[0], TABLE))
+
+
+def test_a_scan_carrying_the_updated_argument_copies_nothing_between_steps():
+    """XLA gives a kernel's results buffers of their own, so a scan carrying them copied each
+    into the carry after every step; written where the argument was, they stay there."""
+    boards, moves = _batch(16)
+
+    def rollout(step):
+        def body(boards, _):
+            boards, score = jax.vmap(step, (0, 0, None))(boards, moves, TABLE)
+            return boards, score
+        return jax.jit(lambda b: jax.lax.scan(body, b, None, length=4))
+
+    def board_copies(step):
+        text = rollout(step).lower(boards).compile().as_text()
+        return [line for line in text.splitlines() if "s32[16,5]{1,0} copy(" in line]
+
+    _assert_equal(rollout(loop_vmap(_step, updates={0: 0}))(boards), rollout(_step)(boards))
+    # the argument's copy into the scan (XLA may not write the caller's buffer), then one
+    # of the kernel's result at every step, unless the loop writes it in place
+    assert len(board_copies(loop_vmap(_step))) == 2
+    (entry,) = board_copies(loop_vmap(_step, updates={0: 0}))
+    assert "copy(%b" in entry
+
+
+def test_updates_that_do_not_fit_are_refused():
+    boards, moves = _batch(4)
+    with pytest.raises(ValueError, match="result 1 is not argument 0 updated"):
+        jax.vmap(loop_vmap(_step, updates={1: 0}), (0, 0, None))(boards, moves, TABLE)
+    with pytest.raises(ValueError, match="two results update one argument"):
+        jax.vmap(loop_vmap(lambda b, m: (b + m, b - m), updates={0: 0, 1: 0}))(boards, boards)
