@@ -1,5 +1,5 @@
-"""``switch`` and ``cond``: ``lax.switch`` and ``lax.cond`` whose batched form does not copy
-the operands the batch shares.
+"""``switch``, ``cond`` and ``when``: ``lax.switch`` and ``lax.cond`` whose batched form does
+not copy the operands the batch shares, and a conditional update of a state (``when``).
 
 Under ``vmap`` with an index that differs across the batch, jax's batching rule of ``cond``
 runs every branch and selects, as it must, but first broadcasts every operand to the batch,

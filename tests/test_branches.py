@@ -103,8 +103,13 @@ def _add_row(state, row):
     return {"counts": state["counts"] + row, "table": state["table"]}
 
 
+def _counts_and_table():
+    """A state for ``when``: what it updates and what it passes through."""
+    return {"counts": jnp.arange(4, dtype=jnp.int32), "table": TABLE[:3]}
+
+
 def test_when_runs_fun_where_pred_holds_else_returns_the_state_in_every_form():
-    state = {"counts": jnp.arange(4, dtype=jnp.int32), "table": TABLE[:3]}
+    state = _counts_and_table()
     row = jnp.int32(10)
     for pred in (True, False):
         for call in (branches.when, jax.jit(branches.when, static_argnums=1)):
@@ -120,7 +125,7 @@ def test_when_runs_fun_where_pred_holds_else_returns_the_state_in_every_form():
 
 
 def test_an_unbatched_when_is_a_loop_that_updates_the_state_in_place_not_a_conditional():
-    state = {"counts": jnp.arange(4, dtype=jnp.int32), "table": TABLE[:3]}
+    state = _counts_and_table()
     text = jax.jit(lambda p, s: branches.when(p, _add_row, s, jnp.int32(1))).lower(
         jnp.bool_(True), state).as_text()
     assert "stablehlo.while" in text and "stablehlo.case" not in text
