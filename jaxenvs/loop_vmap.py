@@ -71,17 +71,29 @@ def _updated_leaves(updates: Mapping[int, int], args: tuple,
     arg_start = _leaf_starts(args)
     sources: list[int | None] = [None] * len(jax.tree.leaves(results))
     for result, arg in updates.items():
-        got, want = (jax.eval_shape(lambda tree: tree, tree)
-                     for tree in (results[result], args[arg]))
+        got, want = (_layout(tree) for tree in (results[result], args[arg]))
         if got != want:
             raise ValueError(f"loop_vmap: result {result} is not argument {arg} updated: "
-                             f"{got} against {want}")
+                             f"its structure or leaves differ ({_first_difference(got, want)})")
         start = _leaf_starts(results)[result]
-        for k in range(len(jax.tree.leaves(got))):
+        for k in range(len(got[1])):
             sources[start + k] = arg_start[arg] + k
     if len({s for s in sources if s is not None}) != sum(s is not None for s in sources):
         raise ValueError(f"loop_vmap: two results update one argument: {dict(updates)}")
     return tuple(sources)
+
+
+def _layout(tree) -> tuple:
+    """``tree``'s structure and its leaves' shapes and dtypes (weak types aside)."""
+    return jax.tree.structure(tree), [(jnp.shape(x), x.dtype) for x in jax.tree.leaves(tree)]
+
+
+def _first_difference(got: tuple, want: tuple) -> str:
+    """Where two ``_layout``s first differ, in words."""
+    if got[0] != want[0]:
+        return f"structure {got[0]} against {want[0]}"
+    k = next(k for k, (a, b) in enumerate(zip(got[1], want[1])) if a != b)
+    return f"leaf {k}: shape and dtype {got[1][k]} against {want[1][k]}"
 
 
 def _leaf_starts(tree: Sequence) -> list[int]:

@@ -52,19 +52,23 @@ def test_use_cpu_devices_leaves_an_accelerator_alone(monkeypatch):
     devices.use_cpu_devices(len(jax.devices("cpu")) + 1, restart_command=True)
 
 
-def test_sharded_rollout_equals_one_device_rollout():
-    code = textwrap.dedent("""
+@pytest.mark.parametrize("env_id, overrides, steps", [
+    ("Pong", "frameskip=1", 50),
+    ("TCGJax", "", 12),  # an env that loops on a CPU, its state updated in place
+])
+def test_sharded_rollout_equals_one_device_rollout(env_id, overrides, steps):
+    code = textwrap.dedent(f"""
         import jax, numpy as np
         import jaxenvs
         from jaxenvs import bench
         assert jax.device_count() == 2
-        env, params = jaxenvs.make("Pong", frameskip=1)
+        env, params = jaxenvs.make("{env_id}", {overrides})
         keys = jax.random.split(jax.random.key(3), 6)
         obs, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
         sharding = bench.batch_sharding(6)
         assert sharding.num_devices == 2 and bench.batch_sharding(3).num_devices == 1
-        one = bench.random_rollout(env, params, 50)(keys, states, obs)
-        split = bench.random_rollout(env, params, 50, sharding)(
+        one = bench.random_rollout(env, params, {steps})(keys, states, obs)
+        split = bench.random_rollout(env, params, {steps}, sharding)(
             *jax.device_put((keys, states, obs), sharding))
         assert len(jax.tree.leaves(split)[1].sharding.device_set) == 2
         for a, b in zip(jax.tree.leaves(jax.random.key_data(one[0])),
