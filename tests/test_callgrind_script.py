@@ -1,12 +1,8 @@
 """``benchmarks/callgrind.py``: its reading of callgrind's report, and its error without
 valgrind (the count itself takes minutes under valgrind: run by hand, see the README)."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "callgrind.py"
+from tests.benchmark_scripts import load_benchmark_script
 
 # callgrind_annotate's rows for one PokeJAX run (64 envs x 16 steps), abridged.
 REPORT = """\
@@ -26,10 +22,7 @@ Ir                   file:function
 
 @pytest.fixture(scope="module")
 def callgrind():
-    spec = importlib.util.spec_from_file_location("callgrind_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("callgrind")
 
 
 def test_the_report_splits_into_kernel_jit_code_copies_and_runtime(callgrind):

@@ -1,20 +1,14 @@
 """``benchmarks/ppo.py`` runs end to end and writes consistent rows (no timing asserted)."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ppo.py"
+from tests.benchmark_scripts import load_benchmark_script
 
 
 @pytest.fixture(scope="module")
 def ppo_benchmark():
-    spec = importlib.util.spec_from_file_location("ppo_benchmark", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("ppo")
 
 
 def test_writes_one_row_per_setting(ppo_benchmark, tmp_path):
