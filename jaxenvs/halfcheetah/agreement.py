@@ -1,8 +1,9 @@
 """L2: one env step from many MuJoCo states, stage by stage, against MuJoCo's C library.
 
 ``mujoco_states`` draws the states, per family: rollouts of MuJoCo from HalfCheetah-v5 reset
-states under uniform random actions (``random``), a fixed sine gait (``sine``, the
-"policy-like" family: there is no trained policy yet) and zero actions (``zero``); and edge
+states under uniform random actions (``random``), a fixed sine gait (``sine``), zero actions
+(``zero``) and the committed PPO policy (``trained``: ``transfer.CHECKPOINT``, trained in our
+env, its mean action chosen from MuJoCo's own observations at every step); and edge
 states: ``resting`` (settled after 200 zero-action env steps), ``flipped`` (on its back),
 ``penetration`` (torso pushed 0.25-0.45 m into the floor) and ``joint_limit`` (every hinge
 beyond a limit), the last three with random velocities and controls in [-1.5, 1.5].
@@ -34,12 +35,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from jaxenvs.halfcheetah import model, reference
 
-ROLLOUT_FAMILIES = ("random", "sine", "zero")
+ROLLOUT_FAMILIES = ("random", "sine", "zero", "trained")
 EDGE_FAMILIES = ("resting", "flipped", "penetration", "joint_limit")
 FAMILIES = ROLLOUT_FAMILIES + EDGE_FAMILIES
 #: Env steps per recorded rollout (longer families use several rollouts).
@@ -58,7 +60,7 @@ FLOAT64_STAGE_BOUND = {"com": 1e-9, "mass_matrix": 1e-9, "qfrc_smooth": 1e-9,
 COUNTS = ("contacts", "limits", "rows")
 #: MuJoCo's solver tolerance for the "converged" reference. HalfCheetah-v5 runs MuJoCo's
 #: default, 1e-8 on the cost improvement, which on rare states stops its Newton solver short
-#: of the minimiser (measured: 3 of 10,000 states, up to 6.7e-6 in obs after one env step);
+#: of the minimiser (measured: 1 of the 10,000 states, 1.2e-6 in obs after one env step);
 #: at 1e-15 MuJoCo iterates to the minimiser, and the report gives both references.
 CONVERGED_TOLERANCE = 1e-15
 RESULTS = Path("benchmarks/results")
@@ -87,11 +89,26 @@ def _policy(name: str, rng: np.random.Generator, steps: int) -> np.ndarray:
     return np.zeros((steps, 6))
 
 
+def _trained_policy() -> Callable[[np.ndarray], np.ndarray]:
+    """The committed HalfCheetah policy's mean action for one observation."""
+    from jaxenvs.halfcheetah import transfer
+
+    policy = transfer.load()
+    rng = np.random.default_rng(0)  # unused: greedy actions draw nothing
+    return lambda obs: policy.act(obs[None], rng, greedy=True)[0]
+
+
 def _rollout_family(ref: reference.Reference, name: str, n: int, rng):
     qpos, qvel, ctrl = [], [], []
+    policy = _trained_policy() if name == "trained" else None
     for start in range(0, n, ROLLOUT_STEPS):
-        actions = _policy(name, rng, min(ROLLOUT_STEPS, n - start))
-        qp, qv = ref.rollout(rng.uniform(-0.1, 0.1, 9), 0.1 * rng.normal(size=9), actions)
+        steps = min(ROLLOUT_STEPS, n - start)
+        if policy is not None:
+            qp, qv, actions = ref.policy_rollout(rng.uniform(-0.1, 0.1, 9),
+                                                 0.1 * rng.normal(size=9), policy, steps)
+        else:
+            actions = _policy(name, rng, steps)
+            qp, qv = ref.rollout(rng.uniform(-0.1, 0.1, 9), 0.1 * rng.normal(size=9), actions)
         qpos.append(qp[:-1]); qvel.append(qv[:-1]); ctrl.append(actions)
     return np.concatenate(qpos), np.concatenate(qvel), np.concatenate(ctrl)
 
@@ -302,8 +319,8 @@ def markdown(records: list[dict], command: str) -> str:
         "# HalfCheetah L2: one env step from MuJoCo states against MuJoCo C",
         "",
         f"{n:,} states (seed {records[0]['seed']}) from MuJoCo 4.0 rollouts of HalfCheetah-v5 "
-        "(random actions, a fixed sine gait standing in for a policy (no trained policy "
-        "exists yet), zero actions) and edge states (resting, flipped, deep penetration, "
+        "(random actions, a fixed sine gait, zero actions, and the committed PPO policy's "
+        "mean action chosen from MuJoCo's observations) and edge states (resting, flipped, deep penetration, "
         "beyond joint limits). Per state: stages at the injected state against `mj_forward` "
         "as max |Δ|/(1+|MuJoCo|); then one env step (5 physics steps) on observation and "
         "reward (ours is float32 by design). Each cell: max / median over the family "

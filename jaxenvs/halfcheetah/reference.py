@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -150,15 +151,27 @@ class Reference:
         """A gymnasium-style rollout: ``len(actions)`` env steps of ``FRAME_SKIP`` physics
         steps each, with MuJoCo's warm start carried as in gymnasium. Returns ``qpos`` and
         ``qvel`` of shape ``[T + 1, 9]`` (the initial state first)."""
+        qposs, qvels, _ = self._run(qpos, qvel, len(actions), lambda t, obs: actions[t])
+        return qposs, qvels
+
+    def policy_rollout(self, qpos, qvel, policy: Callable[[np.ndarray], np.ndarray],
+                       steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``rollout`` in closed loop: each env step's action is ``policy(obs)`` of the
+        observation it starts from. Returns ``qpos``, ``qvel`` ``[steps + 1, 9]`` and the
+        actions ``[steps, 6]``."""
+        return self._run(qpos, qvel, steps, lambda t, obs: policy(obs))
+
+    def _run(self, qpos, qvel, steps: int, action: Callable[[int, np.ndarray], np.ndarray]):
         self.set_state(qpos, qvel)
         d = self.data
-        qposs, qvels = [d.qpos.copy()], [d.qvel.copy()]
-        for action in actions:
-            d.ctrl[:] = action
+        qposs, qvels, actions = [d.qpos.copy()], [d.qvel.copy()], []
+        for t in range(steps):
+            actions.append(np.asarray(action(t, observation(d.qpos, d.qvel)), np.float64))
+            d.ctrl[:] = actions[-1]
             self.mujoco.mj_step(self.model, d, FRAME_SKIP)
             qposs.append(d.qpos.copy())
             qvels.append(d.qvel.copy())
-        return np.array(qposs), np.array(qvels)
+        return np.array(qposs), np.array(qvels), np.array(actions).reshape(steps, -1)
 
 
 def observation(qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:

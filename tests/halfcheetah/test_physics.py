@@ -1,7 +1,8 @@
 """HalfCheetah's pipeline against MuJoCo 4.0 from the same states (L1 per stage, L2 one env step).
 
 185 states from ``agreement.mujoco_states`` (MuJoCo rollouts under random actions, a sine
-gait and zero action, plus resting, flipped, deep-penetration and beyond-joint-limit states).
+gait, zero action and the trained policy, plus resting, flipped, deep-penetration and
+beyond-joint-limit states).
 Tolerances: float64 stages within 1e-9 (rounding of different summation orders; constraint
 forces and qacc 1e-7, MuJoCo's solver tolerance), one env step max |dobs| <= 1e-7; float32
 max |dobs| / (1 + |obs|) <= 2e-3 and median |dobs| <= 1e-5 (``agreement.check``; the slow
