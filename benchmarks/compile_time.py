@@ -102,13 +102,7 @@ def markdown(env_id: str, batch_sizes: list[int], runs: dict[int, list[dict]], c
         row("XLA compile (median)", "xla_seconds_median"),
         "",
         f"- Produced by `{command}`; each process's figures are in the .json beside this file.",
-        f"- Date (UTC): {context['date_utc']}",
-        f"- Machine: {context['cpu_model']}, {context['cpu_cores']} cores, "
-        f"{context['memory_gib']} GiB memory; {context['os']}",
-        f"- Device: {context['platform']} ({context['device_kind']}) x "
-        f"{context['device_count']}",
-        f"- Software: jax {context['jax_version']}, jaxlib {context['jaxlib_version']}, "
-        f"Python {context['python_version']}, jaxenvs {context['jaxenvs_version']}",
+        *bench.context_lines(context),
         f"- Load average (1 min) at the start: {context['load_average_at_start'][0]}",
     ]) + "\n"
 
@@ -134,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if min(args.batch_sizes) < 1 or args.processes < 1 or args.steps < 1:
         parser.error("batch sizes, processes and steps must be >= 1")
+    params = dict(args.param)
     try:  # an unknown id or parameter: say so here, not in each measuring process
-        jaxenvs.make(args.env, **dict(args.param))
+        jaxenvs.make(args.env, **params)
     except ValueError as error:
         parser.error(str(error))
     use_cpu_devices(args.cpu_devices, restart_command=argv is None)
@@ -151,7 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     command = ("python benchmarks/compile_time.py --env " + args.env + " --batch-sizes "
                + " ".join(map(str, args.batch_sizes)) + f" --processes {args.processes}"
                + "".join(f" --param {name}={value}" for name, value in args.param))
-    params = dict(args.param)
     stem = bench.result_stem(args.env, params, bench.device_tag(context)) + "-compile"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"{stem}.json").write_text(json.dumps(

@@ -450,6 +450,18 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
                      "(`jaxenvs.bench`).")
     load = [r["load_average"][0] for r in records]
     lines += [
+        *context_lines(context),
+        "- Load average (1 min) before each batch size (from the second on it includes "
+        "this run's own process, about 1): "
+        + ", ".join(f"{x:.2f}" for x in load),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def context_lines(context: Mapping[str, Any]) -> list[str]:
+    """A results table's notes on when, where and with what it was measured
+    (``run_context``): date, machine, device and software, as Markdown list items."""
+    return [
         f"- Date (UTC): {context['date_utc']}",
         f"- Machine: {context['cpu_model']}, {context['cpu_cores']} cores, "
         f"{context['memory_gib']} GiB memory; {context['os']}; cores this process may "
@@ -458,11 +470,7 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         f"{context['device_count']}",
         f"- Software: jax {context['jax_version']}, jaxlib {context['jaxlib_version']}, "
         f"Python {context['python_version']}, jaxenvs {context['jaxenvs_version']}",
-        "- Load average (1 min) before each batch size (from the second on it includes "
-        "this run's own process, about 1): "
-        + ", ".join(f"{x:.2f}" for x in load),
     ]
-    return "\n".join(lines) + "\n"
 
 
 def _ratio_cell(reference: Mapping[str, Any]) -> str:

@@ -320,8 +320,8 @@ def markdown(records: list[dict], command: str) -> str:
         "",
         f"{n:,} states (seed {records[0]['seed']}) from MuJoCo 4.0 rollouts of HalfCheetah-v5 "
         "(random actions, a fixed sine gait, zero actions, and the committed PPO policy's "
-        "mean action chosen from MuJoCo's observations) and edge states (resting, flipped, deep penetration, "
-        "beyond joint limits). Per state: stages at the injected state against `mj_forward` "
+        "mean action chosen from MuJoCo's observations) and edge states (resting, flipped, "
+        "deep penetration, beyond joint limits). Per state: stages at the injected state against `mj_forward` "
         "as max |Δ|/(1+|MuJoCo|); then one env step (5 physics steps) on observation and "
         "reward (ours is float32 by design). Each cell: max / median over the family "
         "(|Δobs|: over all 17 elements of every state). Count mismatches of contacts, limits "

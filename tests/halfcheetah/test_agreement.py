@@ -8,8 +8,8 @@ within ``agreement.FLOAT64_STAGE_BOUND`` with no count mismatch; float32 max |Δ
 
 Float64 is checked against MuJoCo run to its minimiser (solver tolerance 1e-15): at
 HalfCheetah-v5's default 1e-8 MuJoCo stops short on 1 of these 10,000 states (1.2e-6 in
-obs; ours matches the converged MuJoCo on every state to 7.1e-12). The test also bounds that count,
-so a change in how often it happens is seen. Float32 is checked against the default MuJoCo.
+obs; ours matches the converged MuJoCo on every state to 7.1e-12). The test also bounds that
+count, so a change in how often it happens is seen. Float32 is checked against the default MuJoCo.
 
 About 25 s each on 2 cores, so both run in the default suite; the float64 test runs under x64
 in the subprocess of ``test_float64.py``.
