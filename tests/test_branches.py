@@ -129,3 +129,56 @@ def test_an_unbatched_when_is_a_loop_that_updates_the_state_in_place_not_a_condi
     text = jax.jit(lambda p, s: branches.when(p, _add_row, s, jnp.int32(1))).lower(
         jnp.bool_(True), state).as_text()
     assert "stablehlo.while" in text and "stablehlo.case" not in text
+
+
+def _row_of(i, base):
+    """Row ``i`` of a table: ``base + i`` and the table's entry there."""
+    return jnp.stack([base + i, TABLE[i, 0]])
+
+
+def _rows_expected(count, base):
+    rows = np.stack([[base + i, int(TABLE[i, 0])] for i in range(6)])
+    return np.where((np.arange(6) < count)[:, None], rows, 0)
+
+
+def test_first_rows_computes_the_rows_below_count_and_zeros_after_in_every_form():
+    counts = jnp.asarray([0, 2, 6, 9], jnp.int32)  # 9: past the table, all rows
+    bases = jnp.asarray([5, 7, 1, 3], jnp.int32)
+    want = np.stack([_rows_expected(c, b) for c, b in zip([0, 2, 6, 9], [5, 7, 1, 3])])
+
+    def table(count, base):
+        return branches.first_rows(_row_of, 6, count, base)
+
+    alone = [jax.jit(table)(c, b) for c, b in zip(counts, bases)]
+    np.testing.assert_array_equal(np.stack(alone), want)
+    np.testing.assert_array_equal(jax.jit(jax.vmap(table))(counts, bases), want)
+    # a shared count, batched bases
+    np.testing.assert_array_equal(jax.jit(jax.vmap(table, in_axes=(None, 0)))(jnp.int32(2), bases),
+                                  np.stack([_rows_expected(2, b) for b in [5, 7, 1, 3]]))
+
+
+def test_first_rows_is_a_loop_unbatched_and_vectorized_batched():
+    def table(count, base):
+        return branches.first_rows(_row_of, 6, count, base)
+
+    unbatched = jax.jit(table).lower(jnp.int32(2), jnp.int32(0)).as_text()
+    batched = jax.jit(jax.vmap(table)).lower(jnp.zeros(3, jnp.int32),
+                                             jnp.zeros(3, jnp.int32)).as_text()
+    assert "stablehlo.while" in unbatched
+    assert "stablehlo.while" not in batched
+
+
+def test_by_batching_runs_the_alone_form_unbatched_and_the_vectorized_form_batched():
+    # two forms that differ, to see which one ran (real uses give the same result)
+    def alone(x):
+        return x + 1
+
+    def vectorized(x):
+        return x + 2
+
+    def call(x):
+        return branches.by_batching(alone, vectorized, x,
+                                    result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
+
+    assert int(jax.jit(call)(jnp.int32(0))) == 1
+    np.testing.assert_array_equal(jax.jit(jax.vmap(call))(jnp.zeros(3, jnp.int32)), [2, 2, 2])

@@ -416,6 +416,21 @@ def ability_ok(state: GameState, p):
             & cond)
 
 
+def hand_card_ok(i, state: GameState, p):
+    """bool[5]: may player ``p`` play hand card ``i`` (in hand) onto slot 0..3 (PLAY_ON i,j:
+    evolve, or a targeted Trainer), and with no target (last entry: PLAY i, a Basic onto the
+    Bench or another Trainer)."""
+    me = player(state, p)
+    tops = top_cards(me)
+    card = me.hand[i]
+    evolve = ((state.turn > 2) & occupied(me) & (_card("stage", card) > 0)
+              & (_card("evolves_from", card) == _card("name", tops))
+              & (me.entered_turn != state.turn))
+    bench_free = first_empty_bench(me) < NUM_SLOTS
+    pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & bench_free)[None]])
+    return jnp.where(_card("is_pokemon", card), pokemon, trainer_ok(state, p, card))
+
+
 def main_mask(state: GameState):
     p = turn_player(state)
     me = player(state, p)
@@ -425,20 +440,8 @@ def main_mask(state: GameState):
                  & (jnp.arange(A.NUM_ATTACKS) < _card("num_attacks", active))
                  & can_pay(me.energy[0], _card("attack_cost", active)))
     attach_ok = (me.zone_current >= 0) & occupied(me)
-    bench_free = first_empty_bench(me) < NUM_SLOTS
-
-    def hand_card(i):
-        """bool[5]: PLAY_ON i,0..3, then PLAY i."""
-        card = me.hand[i]
-        valid = i < me.hand_size
-        evolve = ((state.turn > 2) & occupied(me) & (_card("stage", card) > 0)
-                  & (_card("evolves_from", card) == _card("name", tops))
-                  & (me.entered_turn != state.turn))
-        pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & bench_free)[None]])
-        trainer = trainer_ok(state, p, card)
-        return valid & jnp.where(_card("is_pokemon", card), pokemon, trainer)
-
-    per_card = jax.vmap(hand_card)(jnp.arange(HAND_MAX))
+    # the cards in hand only: env by env, a loop over them (``branches.first_rows``)
+    per_card = branches.first_rows(hand_card_ok, HAND_MAX, me.hand_size, state, p)
     can_retreat = (~me.retreated & occupied(me)[0] & ~_immobile(me)
                    & (me.cant_retreat_turn[0] != state.turn)
                    & (jnp.sum(me.energy[0]) >= retreat_cost(me)))

@@ -104,9 +104,14 @@ def legal_or_first(mask: jax.Array, action) -> tuple[jax.Array, jax.Array]:
 
 
 def play(state: TCGJaxState, action) -> TCGJaxState:
-    """One decision of the current player (nothing once the game is over)."""
-    game = engine.step(state.game, action, jax.random.wrap_key_data(state.game_key))
-    return with_game(state, engine.tree_select(state.game.phase == OVER, state.game, game))
+    """One decision of the current player (nothing once the game is over). A branch
+    (``branches.when``): where envs step one by one (``Environment.loop_on_cpu``), a game that
+    goes on runs the step alone, rather than the step and a select of its whole state."""
+    def move(state, action):
+        return with_game(state, engine.step(state.game, action,
+                                            jax.random.wrap_key_data(state.game_key)))
+
+    return branches.when(state.game.phase != OVER, move, state, action)
 
 
 def opponent_action(state: TCGJaxState, opponent):
@@ -146,9 +151,16 @@ def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxSta
         s, first = carry
         return first | ((s.game.phase != OVER) & (current_player(s.game) != seat))
 
+    def chosen(first, s, action, opponent):
+        # a branch: the agent's own move draws no opponent decision
+        return branches.cond(first, lambda s, action, opponent: action,
+                             lambda s, action, opponent: opponent_action(s, opponent),
+                             s, action, opponent,
+                             result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
+
     def move(carry):
         s, first = carry
-        s = play(s, jnp.where(first, action, opponent_action(s, opponent)))
+        s = play(s, chosen(first, s, action, opponent))
         return s.replace(opponent_decisions=s.opponent_decisions + ~first), jnp.bool_(False)
 
     return jax.lax.while_loop(waiting, move, (state, jnp.bool_(True)))[0]

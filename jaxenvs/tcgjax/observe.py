@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
+from jaxenvs import branches
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine
 from jaxenvs.tcgjax.state import (
@@ -65,13 +66,12 @@ def observation(state: GameState, me, mask=None) -> dict:
     game = jnp.stack([state.turn, state.phase, state.first_player, state.setup_player,
                       state.num_pending, state.pending_kind[0], state.pending_player[0],
                       state.pending_energy[0]]).astype(I32)
-    deck = jnp.sort(jnp.where(own.deck >= 0, own.deck, NUM_CARDS))
     return {
         "action_mask": engine.legal_action_mask(state) if mask is None else mask,
         "current_player": current_player(state).astype(I32),
         "me": jnp.asarray(me, I32),
         "hand": own.hand,
-        "deck": jnp.where(deck == NUM_CARDS, -1, deck),
+        "deck": sorted_deck(own.deck, own.deck_size),
         "stack": both(pl.stack, -1),
         "damage": both(pl.damage, 0),
         "energy": both(pl.energy, 0),
@@ -83,6 +83,29 @@ def observation(state: GameState, me, mask=None) -> dict:
         "turn_flags": flags[order],
         "game": game,
     }
+
+
+def sorted_deck(deck, deck_size):
+    """int32[20]: the first ``deck_size`` cards of ``deck`` in ascending index, -1 after (the
+    deck's order hidden). Env by env (``branches.by_batching``), each card is placed at its
+    rank among the others, for the cards in the deck alone: in TCGJax's CPU kernel the sort,
+    rewritten there as 20 x 20 compares (``jaxenvs.kernel_rewrite``), was half the time of
+    the observation (4,096 recorded states on one core: 351 ns with it, 173 without, 283 with
+    this loop)."""
+    last = jnp.where(jnp.arange(deck.shape[0]) < deck_size, deck, NUM_CARDS)
+
+    def by_rank(last, deck_size):
+        key = last * deck.shape[0] + jnp.arange(deck.shape[0])  # ties: deck order
+        return jax.lax.fori_loop(
+            0, deck_size, lambda i, out: out.at[jnp.sum(key < key[i])].set(last[i]),
+            jnp.full(deck.shape, -1, I32))
+
+    def by_sort(last, deck_size):
+        ordered = jnp.sort(last)
+        return jnp.where(ordered == NUM_CARDS, -1, ordered)
+
+    return branches.by_batching(by_rank, by_sort, last, jnp.asarray(deck_size, I32),
+                                result_shapes=jax.ShapeDtypeStruct(deck.shape, I32))
 
 
 def observation_space() -> spaces.Dict:
@@ -105,8 +128,27 @@ def observation_space() -> spaces.Dict:
 
 
 def nth_legal(mask, n):
-    """The ``n``-th (0-based) legal action in ascending order."""
-    return jnp.argmax(jnp.cumsum(mask) == n + 1).astype(I32)
+    """The ``n``-th (0-based) legal action in ascending order (0 if there are not that many).
+    Env by env (``branches.by_batching``) a walk over the actions up to it, rather than a
+    count over all 68 (the random opponent's choice, 4,096 recorded decisions on one core:
+    203 against 256 ns, of which 114 draw the number)."""
+    def walk(mask, n):
+        def more(carry):
+            i, left = carry
+            return (left > 0) & (i < mask.shape[0] - 1)
+
+        def step(carry):
+            i, left = carry
+            return i + 1, left - mask[i + 1]
+
+        i, left = jax.lax.while_loop(more, step, (I32(0), n + 1 - mask[0]))
+        return jnp.where(left > 0, 0, i).astype(I32)
+
+    def count(mask, n):
+        return jnp.argmax(jnp.cumsum(mask) == n + 1).astype(I32)
+
+    return branches.by_batching(walk, count, mask, jnp.asarray(n, I32),
+                                result_shapes=jax.ShapeDtypeStruct((), I32))
 
 
 def random_action(mask, key, decision):
