@@ -17,6 +17,8 @@ checked (its result is unspecified): take actions from ``legal_action_mask``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -380,27 +382,56 @@ def retreat_cost(me: PlayerState):
     return jnp.maximum(0, _card("retreat", top_cards(me)[0]) - me.retreat_discount)
 
 
-def trainer_ok(state: GameState, p, card):
+class Board(NamedTuple):
+    """What the legality of playing a hand card reads, computed once per mask (``main_mask``)
+    rather than for each card: the turn player's slots (0 Active, 1..3 Bench) and flags."""
+
+    occupied: jax.Array
+    """bool[4]: a Pokémon is in the slot."""
+    names: jax.Array
+    """int32[4]: the name of its card (the top of its stack)."""
+    types: jax.Array
+    """int32[4]: its type."""
+    can_evolve: jax.Array
+    """bool[4]: it may evolve now (in play since before this turn, past each player's first
+    turn)."""
+    damaged: jax.Array
+    """bool[4]: it has damage."""
+    bench_free: jax.Array
+    """bool: a Bench spot is empty."""
+    opponent_bench: jax.Array
+    """bool: the opponent has a Benched Pokémon."""
+    supporter_played: jax.Array
+    """bool: a Supporter was played this turn."""
+
+
+def board_of(state: GameState, p) -> Board:
+    me, opp = player(state, p), player(state, 1 - p)
+    tops = top_cards(me)
+    here = occupied(me)
+    return Board(occupied=here, names=_card("name", tops), types=_card("type", tops),
+                 can_evolve=(state.turn > 2) & here & (me.entered_turn != state.turn),
+                 damaged=here & (me.damage > 0), bench_free=first_empty_bench(me) < NUM_SLOTS,
+                 opponent_bench=jnp.any(occupied(opp)[1:]),
+                 supporter_played=me.supporter_played)
+
+
+def trainer_ok(board: Board, card):
     """bool[4 + 1]: may Trainer ``card`` be played onto slot j (0..3) (targeted Trainers), and
     with no target (last entry; the others); its effect decides (``reference/effects.py``:
     TRAINERS)."""
-    me, opp = player(state, p), player(state, 1 - p)
     op, a, b = (_card("trainer", card)[k] for k in range(3))
-    tops = top_cards(me)
-    has_bench = jnp.any(occupied(me)[1:])
-    heal_ok = occupied(me) & (me.damage > 0) & ((b == 0) | (_card("type", tops) == b - 1))
-    typed_ok = occupied(me) & (_card("type", tops) == a)
+    heal_ok = board.damaged & ((b == 0) | (board.types == b - 1))
+    typed_ok = board.occupied & (board.types == a)
     targeted_ok = jnp.where(op == Op.HEAL, heal_ok,
                             jnp.where(op == Op.COIN_UNTIL_TAILS_ATTACH, typed_ok, False))
-    active_named = occupied(me)[0] & ((_card("name", tops[0]) == a) |
-                                      (_card("name", tops[0]) == b))
+    active_named = board.occupied[0] & ((board.names[0] == a) | (board.names[0] == b))
     untargeted_ok = jnp.select(
         [op == Op.SWITCH_OPPONENT_ACTIVE, op == Op.ACTIVE_TO_HAND,
          (op == Op.HEAL) | (op == Op.COIN_UNTIL_TAILS_ATTACH) | (op == Op.NONE)],
-        [jnp.any(occupied(opp)[1:]), active_named & has_bench, False], True)
+        [board.opponent_bench, active_named & jnp.any(board.occupied[1:]), False], True)
     ok = jnp.concatenate([targeted_ok, untargeted_ok[None]])
-    allowed = ~(_card("is_supporter", card) & me.supporter_played)
-    return ok & allowed
+    return ok & ~(_card("is_supporter", card) & board.supporter_played)
 
 
 def ability_ok(state: GameState, p):
@@ -416,19 +447,14 @@ def ability_ok(state: GameState, p):
             & cond)
 
 
-def hand_card_ok(i, state: GameState, p):
-    """bool[5]: may player ``p`` play hand card ``i`` (in hand) onto slot 0..3 (PLAY_ON i,j:
-    evolve, or a targeted Trainer), and with no target (last entry: PLAY i, a Basic onto the
-    Bench or another Trainer)."""
-    me = player(state, p)
-    tops = top_cards(me)
-    card = me.hand[i]
-    evolve = ((state.turn > 2) & occupied(me) & (_card("stage", card) > 0)
-              & (_card("evolves_from", card) == _card("name", tops))
-              & (me.entered_turn != state.turn))
-    bench_free = first_empty_bench(me) < NUM_SLOTS
-    pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & bench_free)[None]])
-    return jnp.where(_card("is_pokemon", card), pokemon, trainer_ok(state, p, card))
+def card_ok(card, board: Board):
+    """bool[5]: may hand card ``card`` be played onto slot 0..3 (PLAY_ON: evolve, or a
+    targeted Trainer), and with no target (last entry, PLAY: a Basic onto the Bench or
+    another Trainer)."""
+    evolve = (board.can_evolve & (_card("stage", card) > 0)
+              & (_card("evolves_from", card) == board.names))
+    pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & board.bench_free)[None]])
+    return jnp.where(_card("is_pokemon", card), pokemon, trainer_ok(board, card))
 
 
 def main_mask(state: GameState):
@@ -441,7 +467,8 @@ def main_mask(state: GameState):
                  & can_pay(me.energy[0], _card("attack_cost", active)))
     attach_ok = (me.zone_current >= 0) & occupied(me)
     # the cards in hand only: env by env, a loop over them (``branches.first_rows``)
-    per_card = branches.first_rows(hand_card_ok, HAND_MAX, me.hand_size, state, p)
+    per_card = branches.first_rows(lambda i, hand, board: card_ok(hand[i], board), HAND_MAX,
+                                   me.hand_size, me.hand, board_of(state, p))
     can_retreat = (~me.retreated & occupied(me)[0] & ~_immobile(me)
                    & (me.cant_retreat_turn[0] != state.turn)
                    & (jnp.sum(me.energy[0]) >= retreat_cost(me)))
@@ -735,10 +762,18 @@ def resolve_knockouts(state: GameState) -> GameState:
     """Knock out every Pokémon with damage >= HP: its cards go to its owner's discard pile (slot
     order, Basic first), the opponent scores 1 (2 for an ex). Then the win check, else the
     promotions, the turn player's opponent first. (Both players at once: only the promotions'
-    order depends on whose turn it is.)"""
+    order depends on whose turn it is.) Most calls find nothing to do (no knock-out, both
+    Actives in place: then no win and no promotion either), so the work is behind a branch
+    (``branches.when``), which a step run env by env skips."""
+    pl = state.players
+    out = occupied(pl) & (pl.damage >= _card("hp", top_cards(pl)))
+    return branches.when(jnp.any(out) | ~jnp.all(occupied(pl)[:, 0]), _knock_out, state, out)
+
+
+def _knock_out(state: GameState, out) -> GameState:
+    """``resolve_knockouts`` of the Pokémon ``out`` (bool[2, 4])."""
     pl = state.players
     tops = top_cards(pl)
-    out = occupied(pl) & (pl.damage >= _card("hp", tops))
     cards = pl.stack.reshape(2, -1)
     goes = jnp.repeat(out, STACK_SIZE, axis=1) & (cards >= 0)
     pos = jnp.where(goes, pl.discard_size[:, None] + jnp.cumsum(goes, axis=1) - 1, DECK_SIZE)
@@ -763,7 +798,14 @@ def resolve_knockouts(state: GameState) -> GameState:
 
 def checkup(key, state: GameState) -> GameState:
     """The ended turn's player's Active, then the other's: Poisoned 10; Burned 20 then a coin
-    (heads cures); Asleep a coin (heads wakes); Paralyzed cured if its owner's turn ended."""
+    (heads cures); Asleep a coin (heads wakes); Paralyzed cured if its owner's turn ended.
+    Only an Active with one of these four has anything done (a branch, ``branches.when``)."""
+    affected = jnp.any(state.players.status[:, 0, :CONFUSED])
+    return branches.when(affected, _checkup, state, key)
+
+
+def _checkup(state: GameState, key) -> GameState:
+    """``checkup``."""
     ended = turn_player(state)
     actives = [player(state, q).status[0] & occupied(player(state, q))[0]
                for q in (ended, 1 - ended)]
