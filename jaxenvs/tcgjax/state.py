@@ -15,6 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from jaxenvs import branches
+
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES
 from jaxenvs.tcgjax.effects import NUM_TYPES
@@ -91,6 +93,10 @@ class PlayerState:
     """X Speed: retreat cost reduction this turn."""
 
 
+#: ``PlayerState``'s fields, in order.
+PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
+
+
 @struct.dataclass
 class GameState:
     """A whole game (all int32 scalars unless stated)."""
@@ -148,27 +154,50 @@ def stack_players(p0: PlayerState, p1: PlayerState) -> PlayerState:
 
 
 def player(state: GameState, p) -> PlayerState:
-    """Player ``p``'s fields (``p`` may be traced: then a select, cheaper than a gather under
-    ``vmap``)."""
+    """Player ``p``'s fields. A traced ``p`` reads them at ``p`` where the call runs unbatched
+    (env by env in an XLA:CPU kernel), and selects between the two players where it is
+    batched, cheaper there than a gather (``branches.by_batching``; with ``set_player``, 7.8%
+    fewer kernel instructions per TCGJax step than selecting both ways)."""
     if isinstance(p, int):
         return jax.tree.map(lambda x: x[p], state.players)
-    return jax.tree.map(lambda x: jnp.where(p == 0, x[0], x[1]), state.players)
+
+    def read(players, p):
+        return jax.tree.map(lambda x: jax.lax.dynamic_index_in_dim(x, p, keepdims=False),
+                            players)
+
+    def select(players, p):
+        return jax.tree.map(lambda x: jnp.where(p == 0, x[0], x[1]), players)
+
+    shapes = jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape[1:], x.dtype), state.players)
+    return branches.by_batching(read, select, state.players, jnp.asarray(p, jnp.int32),
+                                result_shapes=shapes)
 
 
 def set_player(state: GameState, p, me: PlayerState, base: PlayerState | None = None
                ) -> GameState:
     """``state`` with player ``p``'s fields replaced by ``me``; fields of ``me`` that are the
     very objects of ``base`` (``player(state, p)`` before the change) are left alone, which keeps
-    the compiled program small."""
-    def put(x, y, old):
-        if y is old:
-            return x
-        which = (jnp.arange(2) == p).reshape((2,) + (1,) * (x.ndim - 1))
-        return jnp.where(which, jnp.asarray(y, x.dtype)[None], x)
-
+    the compiled program small. As ``player``: written at ``p`` unbatched, selected batched."""
     base = jax.tree.map(lambda _: None, me) if base is None else base
-    return state.replace(players=jax.tree.map(put, state.players, me, base,
-                                              is_leaf=lambda x: x is None))
+    names = [f for f in PLAYER_FIELDS if getattr(me, f) is not getattr(base, f)]
+    if not names:
+        return state
+    old = {f: getattr(state.players, f) for f in names}
+    new = {f: jnp.asarray(getattr(me, f), old[f].dtype) for f in names}
+    if isinstance(p, int):
+        return state.replace(players=state.players.replace(
+            **{f: old[f].at[p].set(new[f]) for f in names}))
+
+    def write(old, new, p):
+        return {f: jax.lax.dynamic_update_index_in_dim(old[f], new[f], p, 0) for f in old}
+
+    def select(old, new, p):
+        return {f: jnp.where((jnp.arange(2) == p).reshape((2,) + (1,) * (x.ndim - 1)),
+                             new[f][None], x) for f, x in old.items()}
+
+    changed = branches.by_batching(write, select, old, new, jnp.asarray(p, jnp.int32),
+                                   result_shapes=old)
+    return state.replace(players=state.players.replace(**changed))
 
 
 def turn_player(state: GameState) -> jax.Array:
