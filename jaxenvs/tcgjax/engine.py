@@ -393,8 +393,7 @@ class Board(NamedTuple):
     types: jax.Array
     """int32[4]: its type."""
     can_evolve: jax.Array
-    """bool[4]: it may evolve now (in play since before this turn, past each player's first
-    turn)."""
+    """bool[4]: it may evolve now (in play since before this turn, and from turn 3 on)."""
     damaged: jax.Array
     """bool[4]: it has damage."""
     bench_free: jax.Array
@@ -406,6 +405,7 @@ class Board(NamedTuple):
 
 
 def board_of(state: GameState, p) -> Board:
+    """Player ``p``'s ``Board``."""
     me, opp = player(state, p), player(state, 1 - p)
     tops = top_cards(me)
     here = occupied(me)
