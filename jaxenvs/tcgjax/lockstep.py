@@ -7,7 +7,7 @@ reference plays every game first and records its actions and, after every decisi
 after ``new_game``), a 64-bit digest of its whole state (converted by ``convert.from_game``),
 its legal-action mask and its rewards. The JAX engine then replays all games at once (its own
 ``new_game``, then the recorded actions, every game one step per call of a jitted ``vmap`` of
-``engine.step``) and computes the same digest of its own state, mask and rewards after every
+``engine.step``, by default in the form the environments run on a CPU, ``FORMS``) and computes the same digest of its own state, mask and rewards after every
 step. Any
 difference in any field at any step changes the digest (two independent random 32-bit weighted
 sums; a collision would also have to repeat at every later step). ``first_divergence`` then
@@ -22,6 +22,7 @@ check), since eager JAX calls would dominate the run time.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import time
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.loop_vmap import loop_vmap
 from jaxenvs.tcgjax import convert, engine
 from jaxenvs.tcgjax.cards import Deck, sample_decks
 from jaxenvs.tcgjax.reference.policies import RandomPolicy
@@ -169,14 +171,26 @@ def batch_new_game(seeds, cards, types, num_types, deck_ids):
     return states, jax.vmap(observe)(states)
 
 
-@jax.jit
-def batch_step(states, actions, seeds):
-    """(states, digests) after one step of each game (action -1: the game stays as it is)."""
-    def go(state, action, seed):
-        new = engine.step(state, jnp.maximum(action, 0), jax.random.key(seed))
-        new = engine.tree_select(action >= 0, new, state)
-        return new, observe(new)
+#: The two forms of a batched step: ``"loop"``, each game's step run alone, one after the
+#: other, as the environments run them on a CPU (``jaxenvs.loop_vmap``: the rules as real
+#: branches, and the env-by-env form of each ``branches.by_batching``); ``"vmap"``, every
+#: branch for every game and selected, the vectorized forms (as on a GPU).
+FORMS = ("loop", "vmap")
 
+
+def _step_and_digest(state, action, seed):
+    new = engine.step(state, jnp.maximum(action, 0), jax.random.key(seed))
+    new = engine.tree_select(action >= 0, new, state)
+    return new, observe(new)
+
+
+@functools.partial(jax.jit, static_argnames="form")
+def batch_step(states, actions, seeds, form: str = "loop"):
+    """(states, digests) after one step of each game (action -1: the game stays as it is), in
+    ``form`` (``FORMS``)."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {FORMS}, got {form!r}")
+    go = loop_vmap(_step_and_digest) if form == "loop" else _step_and_digest
     return jax.vmap(go)(states, actions, seeds)
 
 
@@ -194,9 +208,9 @@ def pad_games(x: np.ndarray, size: int) -> np.ndarray:
     return np.concatenate([x, np.repeat(x[:1], size - len(x), axis=0)])
 
 
-def jax_digests(run: ReferenceRun, batch: int | None = None) -> np.ndarray:
+def jax_digests(run: ReferenceRun, batch: int | None = None, form: str = "loop") -> np.ndarray:
     """uint32[T + 1, G, 2]: the JAX engine's digests for the recorded actions, all games in
-    lock-step (``batch``: pad the games to this many)."""
+    lock-step (``batch``: pad the games to this many; ``form``: ``batch_step``'s)."""
     games = len(run.seeds)
     size = max(games, batch or 0)
     steps = max(len(a) for a in run.actions)
@@ -208,7 +222,7 @@ def jax_digests(run: ReferenceRun, batch: int | None = None) -> np.ndarray:
                                             deck_batch(run.decks, run.deck_ids)))
     out = [np.asarray(first)]
     for t in range(steps):
-        states, d = batch_step(states, pad_games(actions[t], size), seeds)
+        states, d = batch_step(states, pad_games(actions[t], size), seeds, form)
         out.append(np.asarray(d))
     return np.stack(out)[:, :games]
 
@@ -224,7 +238,7 @@ def disagreements(run: ReferenceRun, digests: np.ndarray) -> list[tuple[int, int
     return out
 
 
-def first_divergence(run: ReferenceRun, g: int, batch: int = 1) -> str:
+def first_divergence(run: ReferenceRun, g: int, batch: int = 1, form: str = "loop") -> str:
     """Replay game ``g`` in both engines step by step; describe the first difference: the step,
     each differing field with both values, and the reference's log around it. (The JAX side
     runs as entry 0 of a batch of ``batch``, to reuse a compiled ``batch_step``.)"""
@@ -251,33 +265,35 @@ def first_divergence(run: ReferenceRun, g: int, batch: int = 1) -> str:
                     + "\n".join(diffs) + f"\nreference log before it:\n{log}")
         if t < len(actions):
             step(game, actions[t])
-            states, _ = batch_step(states, np.full(batch, actions[t], np.int32), seeds)
+            states, _ = batch_step(states, np.full(batch, actions[t], np.int32), seeds, form)
     return f"game {g}: no difference found in a step-by-step replay"
 
 
-def check(num_games: int, seed: int = 0, batch: int | None = None
+def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "loop"
           ) -> tuple[ReferenceRun, list[tuple[int, int]]]:
-    """Run ``num_games`` sample-deck games in both engines; the reference run and the
-    disagreeing games."""
+    """Run ``num_games`` sample-deck games in both engines (the JAX one in ``form``,
+    ``batch_step``'s); the reference run and the disagreeing games."""
     run = reference_run(*sample_games(num_games, seed))
-    return run, disagreements(run, jax_digests(run, batch))
+    return run, disagreements(run, jax_digests(run, batch, form))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=720)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--form", choices=FORMS, default="loop",
+                        help="the JAX engine's batched form (batch_step)")
     args = parser.parse_args()
     start = time.perf_counter()
     run = reference_run(*sample_games(args.games, args.seed))
     mid = time.perf_counter()
-    bad = disagreements(run, jax_digests(run))
+    bad = disagreements(run, jax_digests(run, form=args.form))
     end = time.perf_counter()
     steps = sum(len(a) for a in run.actions)
     print(f"{args.games} games, {steps} decisions: reference {mid - start:.1f} s, "
           f"JAX {end - mid:.1f} s (compile included); {len(bad)} games differ")
     if bad:
-        print(first_divergence(run, bad[0][0], len(run.seeds)))
+        print(first_divergence(run, bad[0][0], len(run.seeds), args.form))
 
 
 if __name__ == "__main__":

@@ -173,27 +173,32 @@ def test_one_step_from_reference_positions_with_every_legal_action():
             assert np.array_equal(digests[i], want_digest), "mask or rewards"
 
 
-def _assert_agree(run, bad):
+def _assert_agree(run, bad, form):
     if bad:
-        report = lockstep.first_divergence(run, bad[0][0], BATCH)
-        pytest.fail(f"{len(bad)} of {len(run.seeds)} games differ; first: {report}")
+        report = lockstep.first_divergence(run, bad[0][0], BATCH, form)
+        pytest.fail(f"{len(bad)} of {len(run.seeds)} games differ ({form} form); "
+                    f"first: {report}")
 
 
-def test_whole_games_in_lock_step():
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_whole_games_in_lock_step(form):
     """L3: 540 games (15 per ordered pairing), same seeds and choices: identical states, masks,
-    rewards and outcomes after every decision."""
-    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH)
-    _assert_agree(run, bad)
+    rewards and outcomes after every decision; in the form the envs run on a CPU, game by
+    game, and in the vectorized form of a GPU."""
+    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH, form=form)
+    _assert_agree(run, bad, form)
     assert {pair for pair in run.deck_ids} == set(lockstep.PAIRS)
     outcomes = set(run.outcomes)
     assert {0, 1, None} <= outcomes
 
 
 @pytest.mark.slow
-def test_many_whole_games_in_lock_step():
-    """L3, 10,260 games: 19 batches of 540 (285 per ordered pairing)."""
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_many_whole_games_in_lock_step(form):
+    """L3, 10,260 games: 19 batches of 540 (285 per ordered pairing), in each form."""
     for chunk in range(19):
-        _assert_agree(*lockstep.check(BATCH, seed=10**5 + chunk * BATCH, batch=BATCH))
+        _assert_agree(*lockstep.check(BATCH, seed=10**5 + chunk * BATCH, batch=BATCH,
+                                      form=form), form)
 
 
 def test_a_reference_change_is_caught_and_reported(monkeypatch):
@@ -205,3 +210,8 @@ def test_a_reference_change_is_caught_and_reported(monkeypatch):
     report = lockstep.first_divergence(run, bad[0][0], BATCH)
     assert "first differs after action" in report and "players: reference" in report
     assert "takes" in report  # the log shows the attack's damage
+
+
+def test_an_unknown_batched_form_is_refused():
+    with pytest.raises(ValueError, match="form must be one of"):
+        lockstep.batch_step(None, None, None, form="scan")
