@@ -7,12 +7,12 @@ reference plays every game first and records its actions and, after every decisi
 after ``new_game``), a 64-bit digest of its whole state (converted by ``convert.from_game``),
 its legal-action mask and its rewards. The JAX engine then replays all games at once (its own
 ``new_game``, then the recorded actions, every game one step per call of a jitted ``vmap`` of
-``engine.step``, by default in the form the environments run on a CPU, ``FORMS``) and computes the same digest of its own state, mask and rewards after every
-step. Any
-difference in any field at any step changes the digest (two independent random 32-bit weighted
-sums; a collision would also have to repeat at every later step). ``first_divergence`` then
-replays the game in both engines step by step and names the first differing fields, with the
-reference's log around that step.
+``engine.step``, by default in the form the environments run on a CPU, ``FORMS``) and computes
+the same digest of its own state, mask and rewards after every step. Any difference in any
+field at any step changes the digest (two independent random 32-bit weighted sums; a collision
+would also have to repeat at every later step). ``first_divergence`` then replays the game in
+both engines step by step and names the first differing fields, with the reference's log around
+that step.
 
 The reference draws the JAX stream from answers precomputed in one batched JAX call
 (``PrecomputedJaxSource``, equal to ``rng.JaxKeyRandomSource`` call for call, which the tests
