@@ -40,9 +40,8 @@ from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS
-#: ``PlayerState``'s leaves indexed by slot first (``damage``, the turns and the like are in
-#: ``slot_facts``).
-SLOT_FIELDS = ("stack", "energy", "status", "slot_facts")
+SLOT_FIELDS = ("stack", "damage", "energy", "status", "entered_turn", "ability_used_turn",
+               "cant_retreat_turn")
 
 
 def _card(field: str, idx):
@@ -319,7 +318,7 @@ def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> G
     """
     key = fast_key(key)
     base = empty_player()
-    state = GameState.from_fields(
+    state = GameState(
         players=jax.tree.map(jnp.asarray, stack_players(base, base)), first_player=I32(0),
         turn=I32(0), phase=I32(SETUP), setup_player=I32(0),
         pending_kind=jnp.full(MAX_PENDING, -1, I32), pending_player=jnp.full(MAX_PENDING, -1, I32),

@@ -5,10 +5,7 @@ sizes. Cards are card indices (``tables``), -1 (``NO_CARD``) for an empty entry;
 ``EType`` values, -1 for none. ``players`` holds both players' fields stacked on a leading axis
 of size 2 (player 0, player 1). The padding is canonical (an empty entry, slot or pending choice
 always holds the same values), so two states of the same game position are equal array for
-array; ``convert`` builds and reads these states from and to the reference's. The scalars
-(a player's deck size, points, Energy Zone..., the game's turn, phase, counters), each slot's
-int32 facts and the pending choices are packed into one array per group and read and written by
-name like the other fields (``packed``): a compiled step's cost grows with the number of leaves.
+array; ``convert`` builds and reads these states from and to the reference's.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import branches
-from jaxenvs.tcgjax import packed
+
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES
 from jaxenvs.tcgjax.effects import NUM_TYPES
@@ -42,101 +39,93 @@ PROMOTE, SWITCH_IN, ATTACH_BENCH = range(len(CHOICE_KINDS))
 NEVER = -1
 
 
-#: A player's scalars, packed into ``PlayerState.counters`` (``packed``).
-PLAYER_COUNTERS = packed.Group("counters", {
-    "deck_size": "Cards in the deck.",
-    "hand_size": "Cards in hand (0..10).",
-    "discard_size": "Cards in the discard pile.",
-    "points": "Points scored (the knock-outs that end a game can take it past 3).",
-    "num_energy_types": "Number of Energy Zone types (1..3).",
-    "zone_current": "This turn's Energy Zone energy, -1 for none (or already attached).",
-    "zone_next": "Next turn's Energy Zone energy (shown in advance), -1 before the first draw.",
-    "supporter_played": "bool: a Supporter was played this turn.",
-    "retreated": "bool: the player retreated this turn.",
-    "active_damage_bonus": "Giovanni: extra damage of this turn's attacks to the opponent's "
-                           "Active.",
-    "retreat_discount": "X Speed: retreat cost reduction this turn.",
-}, flags=("supporter_played", "retreated"))
-#: Each slot's int32 facts, packed into ``PlayerState.slot_facts`` ([slot, fact]).
-SLOT_FACTS = packed.Group("slot_facts", {
-    "damage": "[4] damage counters (in HP; 0 for an empty slot).",
-    "entered_turn": "[4] turn the Pokémon was placed or last evolved (0: setup; 0 for an empty "
-                    "slot).",
-    "ability_used_turn": "[4] turn its ability was last used (-1: never, and for an empty "
-                         "slot).",
-    "cant_retreat_turn": "[4] turn during which it cannot retreat (Corner; -1: none, and for "
-                         "an empty slot).",
-})
-
-
-@packed.packs(PLAYER_COUNTERS, SLOT_FACTS)
 @struct.dataclass
 class PlayerState:
     """One player's cards, Pokémon in play and per-turn flags (all int32 unless stated).
 
-    In ``GameState.players`` every field has an extra leading axis of size 2. The scalars and
-    each slot's int32 facts are packed (``PLAYER_COUNTERS``, ``SLOT_FACTS``) and read and
-    written by name, as fields (``packed``).
+    In ``GameState.players`` every field has an extra leading axis of size 2.
     """
 
     deck: jax.Array
     """[20] card indices, the top card first, -1 after ``deck_size``."""
+    deck_size: jax.Array
+    """Cards in the deck."""
     hand: jax.Array
     """[10] card indices in hand order (new cards at the end), -1 after ``hand_size``."""
+    hand_size: jax.Array
+    """Cards in hand (0..10)."""
     discard: jax.Array
     """[20] the discard pile in the order cards arrived, -1 after ``discard_size``."""
+    discard_size: jax.Array
+    """Cards in the discard pile."""
     stack: jax.Array
     """[4, 3] per slot (0 Active, 1..3 Bench) its evolution stack, Basic first, -1 padded; a
     slot is empty iff ``stack[j, 0] == -1``."""
+    damage: jax.Array
+    """[4] damage counters (in HP; 0 for an empty slot)."""
     energy: jax.Array
     """[4, 10] attached energy per EType (0 for an empty slot)."""
     status: jax.Array
     """bool[4, 5] Special Conditions in ``STATUSES`` order (False for an empty slot)."""
+    entered_turn: jax.Array
+    """[4] turn the Pokémon was placed or last evolved (0: setup; 0 for an empty slot)."""
+    ability_used_turn: jax.Array
+    """[4] turn its ability was last used (-1: never, and for an empty slot)."""
+    cant_retreat_turn: jax.Array
+    """[4] turn during which it cannot retreat (Corner; -1: none, and for an empty slot)."""
+    points: jax.Array
+    """Points scored (the knock-outs that end a game can take it past 3)."""
     energy_types: jax.Array
     """[3] the deck's Energy Zone types in registration order, -1 padded."""
-    counters: jax.Array
-    """[11] ``PLAYER_COUNTERS``."""
-    slot_facts: jax.Array
-    """[4, 4] ``SLOT_FACTS`` per slot."""
+    num_energy_types: jax.Array
+    """Number of Energy Zone types (1..3)."""
+    zone_current: jax.Array
+    """This turn's Energy Zone energy, -1 for none (or already attached)."""
+    zone_next: jax.Array
+    """Next turn's Energy Zone energy (shown in advance), -1 before the first draw."""
+    supporter_played: jax.Array
+    """bool: a Supporter was played this turn."""
+    retreated: jax.Array
+    """bool: the player retreated this turn."""
+    active_damage_bonus: jax.Array
+    """Giovanni: extra damage of this turn's attacks to the opponent's Active."""
+    retreat_discount: jax.Array
+    """X Speed: retreat cost reduction this turn."""
 
 
-#: ``PlayerState``'s stored fields (its leaves), in order.
+#: ``PlayerState``'s fields, in order.
 PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
 
-#: The game's scalars, packed into ``GameState.counters`` (``packed``).
-GAME_COUNTERS = packed.Group("counters", {
-    "first_player": "The player who goes first (odd turns are theirs).",
-    "turn": "Current turn, 1..60 (0 during setup).",
-    "phase": "Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a "
-             "pending choice (the flow resumes there once the choices are answered).",
-    "setup_player": "The player placing Pokémon during SETUP.",
-    "num_pending": "Pending choices (0..3); the first is the current decision.",
-    "winner": "0 or 1 once won; -1 while running or for a draw.",
-    "decisions": "Actions taken so far.",
-    "rng_counter": "Random calls made so far: call k uses ``fold_in(game key, k)`` "
-                   "(``rng.py``).",
-})
-#: The pending choices, packed into ``GameState.pending`` ([choice, fact]).
-PENDING = packed.Group("pending", {
-    "pending_kind": "[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after "
-                    "``num_pending``.",
-    "pending_player": "[3] who answers each pending choice, -1 after ``num_pending``.",
-    "pending_energy": "[3] the EType an ATTACH_BENCH choice attaches, -1 otherwise.",
-})
 
-
-@packed.packs(GAME_COUNTERS, PENDING)
 @struct.dataclass
 class GameState:
-    """A whole game (all int32). Its scalars and the pending choices are packed
-    (``GAME_COUNTERS``, ``PENDING``) and read and written by name, as fields (``packed``)."""
+    """A whole game (all int32 scalars unless stated)."""
 
     players: PlayerState
     """Both players, stacked on a leading axis of size 2."""
-    counters: jax.Array
-    """[8] ``GAME_COUNTERS``."""
-    pending: jax.Array
-    """[3, 3] ``PENDING`` per choice."""
+    first_player: jax.Array
+    """The player who goes first (odd turns are theirs)."""
+    turn: jax.Array
+    """Current turn, 1..60 (0 during setup)."""
+    phase: jax.Array
+    """Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a pending
+    choice (the flow resumes there once the choices are answered)."""
+    setup_player: jax.Array
+    """The player placing Pokémon during SETUP."""
+    pending_kind: jax.Array
+    """[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after ``num_pending``."""
+    pending_player: jax.Array
+    """[3] who answers each pending choice, -1 after ``num_pending``."""
+    pending_energy: jax.Array
+    """[3] the EType an ATTACH_BENCH choice attaches, -1 otherwise."""
+    num_pending: jax.Array
+    """Pending choices (0..3); the first is the current decision."""
+    winner: jax.Array
+    """0 or 1 once won; -1 while running or for a draw."""
+    decisions: jax.Array
+    """Actions taken so far."""
+    rng_counter: jax.Array
+    """Random calls made so far: call k uses ``fold_in(game key, k)`` (``rng.py``)."""
     deck_ids: jax.Array
     """[2] each player's deck as an index into the sorted sample deck ids, -1 for another deck
     (information only: the rules never read it)."""
@@ -145,7 +134,7 @@ class GameState:
 def empty_player() -> PlayerState:
     """A player with no cards: the padding values of every field (numpy)."""
     i32 = np.int32
-    return PlayerState.from_fields(
+    return PlayerState(
         deck=np.full(DECK_SIZE, -1, i32), deck_size=i32(0),
         hand=np.full(HAND_MAX, -1, i32), hand_size=i32(0),
         discard=np.full(DECK_SIZE, -1, i32), discard_size=i32(0),
