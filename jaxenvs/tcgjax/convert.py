@@ -8,10 +8,9 @@ keeps the random-call counter as ``rng_counter``.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
+from jaxenvs.tcgjax import packed
 from jaxenvs.tcgjax.reference.state import Game, game_from_dict
 from jaxenvs.tcgjax.rng import RandomSource
 from jaxenvs.tcgjax.state import (
@@ -27,7 +26,8 @@ def _fill(length: int, values: list[int]) -> np.ndarray:
 
 
 _EMPTY = empty_player()
-_EMPTY2 = {f.name: np.stack([getattr(_EMPTY, f.name)] * 2) for f in dataclasses.fields(PlayerState)}
+_EMPTY2 = {name: np.stack([getattr(_EMPTY, name)] * 2)
+           for name in packed.field_names(PlayerState)}
 
 
 def _players(ds: list[dict]) -> PlayerState:
@@ -56,7 +56,7 @@ def _players(ds: list[dict]) -> PlayerState:
         f["num_energy_types"][k] = len(d["energy_types"])
         for name in ("zone_current", "zone_next"):
             f[name][k] = -1 if d[name] is None else d[name]
-    return PlayerState(**f)
+    return PlayerState.from_fields(**f)
 
 
 def from_dict(data: dict, deck_ids=(-1, -1), rng_counter: int | None = None) -> GameState:

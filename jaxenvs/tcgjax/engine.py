@@ -40,8 +40,9 @@ from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS
-SLOT_FIELDS = ("stack", "damage", "energy", "status", "entered_turn", "ability_used_turn",
-               "cant_retreat_turn")
+#: ``PlayerState``'s leaves indexed by slot first (``damage``, the turns and the like are in
+#: ``slot_facts``).
+SLOT_FIELDS = ("stack", "energy", "status", "slot_facts")
 
 
 def _card(field: str, idx):

@@ -5,7 +5,10 @@ sizes. Cards are card indices (``tables``), -1 (``NO_CARD``) for an empty entry;
 ``EType`` values, -1 for none. ``players`` holds both players' fields stacked on a leading axis
 of size 2 (player 0, player 1). The padding is canonical (an empty entry, slot or pending choice
 always holds the same values), so two states of the same game position are equal array for
-array; ``convert`` builds and reads these states from and to the reference's.
+array; ``convert`` builds and reads these states from and to the reference's. A player's
+scalars (deck size, points, Energy Zone...) and each slot's int32 facts are packed into one array
+per group and read and written by name like the other fields (``packed``): a compiled step's cost
+grows with the number of leaves.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import branches
-
+from jaxenvs.tcgjax import packed
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES
 from jaxenvs.tcgjax.effects import NUM_TYPES
@@ -39,63 +42,66 @@ PROMOTE, SWITCH_IN, ATTACH_BENCH = range(len(CHOICE_KINDS))
 NEVER = -1
 
 
+#: A player's scalars, packed into ``PlayerState.counters`` (``packed``).
+PLAYER_COUNTERS = packed.Group("counters", {
+    "deck_size": "Cards in the deck.",
+    "hand_size": "Cards in hand (0..10).",
+    "discard_size": "Cards in the discard pile.",
+    "points": "Points scored (the knock-outs that end a game can take it past 3).",
+    "num_energy_types": "Number of Energy Zone types (1..3).",
+    "zone_current": "This turn's Energy Zone energy, -1 for none (or already attached).",
+    "zone_next": "Next turn's Energy Zone energy (shown in advance), -1 before the first draw.",
+    "supporter_played": "bool: a Supporter was played this turn.",
+    "retreated": "bool: the player retreated this turn.",
+    "active_damage_bonus": "Giovanni: extra damage of this turn's attacks to the opponent's "
+                           "Active.",
+    "retreat_discount": "X Speed: retreat cost reduction this turn.",
+}, flags=("supporter_played", "retreated"))
+#: Each slot's int32 facts, packed into ``PlayerState.slot_facts`` ([slot, fact]).
+SLOT_FACTS = packed.Group("slot_facts", {
+    "damage": "[4] damage counters (in HP; 0 for an empty slot).",
+    "entered_turn": "[4] turn the Pokémon was placed or last evolved (0: setup; 0 for an empty "
+                    "slot).",
+    "ability_used_turn": "[4] turn its ability was last used (-1: never, and for an empty "
+                         "slot).",
+    "cant_retreat_turn": "[4] turn during which it cannot retreat (Corner; -1: none, and for "
+                         "an empty slot).",
+})
+
+
+@packed.packs(PLAYER_COUNTERS, SLOT_FACTS)
 @struct.dataclass
 class PlayerState:
     """One player's cards, Pokémon in play and per-turn flags (all int32 unless stated).
 
-    In ``GameState.players`` every field has an extra leading axis of size 2.
+    In ``GameState.players`` every field has an extra leading axis of size 2. The scalars and
+    each slot's int32 facts are packed (``PLAYER_COUNTERS``, ``SLOT_FACTS``) and read and
+    written by name, as fields (``packed``).
     """
 
     deck: jax.Array
     """[20] card indices, the top card first, -1 after ``deck_size``."""
-    deck_size: jax.Array
-    """Cards in the deck."""
     hand: jax.Array
     """[10] card indices in hand order (new cards at the end), -1 after ``hand_size``."""
-    hand_size: jax.Array
-    """Cards in hand (0..10)."""
     discard: jax.Array
     """[20] the discard pile in the order cards arrived, -1 after ``discard_size``."""
-    discard_size: jax.Array
-    """Cards in the discard pile."""
     stack: jax.Array
     """[4, 3] per slot (0 Active, 1..3 Bench) its evolution stack, Basic first, -1 padded; a
     slot is empty iff ``stack[j, 0] == -1``."""
-    damage: jax.Array
-    """[4] damage counters (in HP; 0 for an empty slot)."""
     energy: jax.Array
     """[4, 10] attached energy per EType (0 for an empty slot)."""
     status: jax.Array
     """bool[4, 5] Special Conditions in ``STATUSES`` order (False for an empty slot)."""
-    entered_turn: jax.Array
-    """[4] turn the Pokémon was placed or last evolved (0: setup; 0 for an empty slot)."""
-    ability_used_turn: jax.Array
-    """[4] turn its ability was last used (-1: never, and for an empty slot)."""
-    cant_retreat_turn: jax.Array
-    """[4] turn during which it cannot retreat (Corner; -1: none, and for an empty slot)."""
-    points: jax.Array
-    """Points scored (the knock-outs that end a game can take it past 3)."""
     energy_types: jax.Array
     """[3] the deck's Energy Zone types in registration order, -1 padded."""
-    num_energy_types: jax.Array
-    """Number of Energy Zone types (1..3)."""
-    zone_current: jax.Array
-    """This turn's Energy Zone energy, -1 for none (or already attached)."""
-    zone_next: jax.Array
-    """Next turn's Energy Zone energy (shown in advance), -1 before the first draw."""
-    supporter_played: jax.Array
-    """bool: a Supporter was played this turn."""
-    retreated: jax.Array
-    """bool: the player retreated this turn."""
-    active_damage_bonus: jax.Array
-    """Giovanni: extra damage of this turn's attacks to the opponent's Active."""
-    retreat_discount: jax.Array
-    """X Speed: retreat cost reduction this turn."""
+    counters: jax.Array
+    """[11] ``PLAYER_COUNTERS``."""
+    slot_facts: jax.Array
+    """[4, 4] ``SLOT_FACTS`` per slot."""
 
 
-#: ``PlayerState``'s fields, in order.
+#: ``PlayerState``'s stored fields (its leaves), in order.
 PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
-
 
 @struct.dataclass
 class GameState:
@@ -134,7 +140,7 @@ class GameState:
 def empty_player() -> PlayerState:
     """A player with no cards: the padding values of every field (numpy)."""
     i32 = np.int32
-    return PlayerState(
+    return PlayerState.from_fields(
         deck=np.full(DECK_SIZE, -1, i32), deck_size=i32(0),
         hand=np.full(HAND_MAX, -1, i32), hand_size=i32(0),
         discard=np.full(DECK_SIZE, -1, i32), discard_size=i32(0),
