@@ -84,7 +84,8 @@ def test_opponent_policies_choose_as_the_reference_policies():
     for j in range(5):
         mask = np.asarray(MASK(state.game))
         legal = np.flatnonzero(mask)
-        r = int(jax.random.randint(jax.random.fold_in(key, j), (), 0, len(legal)))
+        hi, lo = (int(w) for w in jax.random.key_data(jax.random.fold_in(key, j)))
+        r = (hi << 32 | lo) % len(legal)
         assert int(jax.jit(observe.random_action)(MASK(state.game), key, j)) == legal[r]
         state = step(state, jnp.int32(legal[r]))
 
