@@ -124,8 +124,21 @@ def coin_if(key, state: GameState, cond):
 
 def randint_if(key, state: GameState, n, cond=True):
     """``randint(n)`` if ``cond`` (counted only then)."""
-    r = jax.random.randint(_sub(key, state), (), 0, jnp.maximum(n, 1))
+    r = uniform_below(_sub(key, state), jnp.maximum(n, 1))
     return state.replace(rng_counter=state.rng_counter + cond), r
+
+
+def uniform_below(sub, n):
+    """int32 in ``0..n-1`` (``1 <= n < 2**16``) from key ``sub`` (``rng.py``): its two words
+    ``hi, lo`` as the 64-bit number ``hi * 2**32 + lo``, mod ``n``, in 32-bit arithmetic. The
+    key is the hash of the call: no hash more, where ``jax.random.randint`` hashes four times
+    more (its key split in two, a draw from each); a third of a TCGJax step's threefry hashes
+    were those (every turn draws the next Energy Zone energy, and the random opponent draws
+    each decision)."""
+    hi, lo = jax.random.key_data(sub)
+    n = jnp.asarray(n).astype(jnp.uint32)
+    two_32_mod_n = (jnp.uint32(0xFFFFFFFF) % n + 1) % n
+    return (((hi % n) * two_32_mod_n + lo % n) % n).astype(I32)
 
 
 def permutation(key, state: GameState, n):

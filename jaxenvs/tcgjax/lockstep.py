@@ -52,7 +52,7 @@ def _answers(seeds):
     permutation of 20, exactly as ``JaxKeyRandomSource`` computes them."""
     def one(seed, k):
         sub = jax.random.fold_in(jax.random.key(seed), k)
-        ints = jax.vmap(lambda n: jax.random.randint(sub, (), 0, n))(jnp.arange(1, _MAX_N + 1))
+        ints = jax.vmap(lambda n: engine.uniform_below(sub, n))(jnp.arange(1, _MAX_N + 1))
         return (jax.random.bernoulli(sub, 0.5), ints,
                 jax.random.permutation(sub, PERMUTATION_SIZE))
 

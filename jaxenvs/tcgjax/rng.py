@@ -13,7 +13,9 @@ number ``k`` (0, 1, 2, ... counted over all three methods since the game started
 ``sub = jax.random.fold_in(key, k)`` and
 
 * coin: ``jax.random.bernoulli(sub, 0.5)`` (shape ``()``);
-* randint(n): ``jax.random.randint(sub, (), 0, n)`` (int32);
+* randint(n): ``(hi * 2**32 + lo) % n``, where ``hi, lo`` are the two words of
+  ``jax.random.key_data(sub)`` (one hash per call; ``jax.random.randint`` would hash four
+  times more);
 * permutation(n): ``perm = jax.random.permutation(sub, 20)`` (int32[20]), then the entries
   ``< n`` in their order (the restriction of a uniform permutation of 20 is uniform, and this
   keeps the JAX shapes static).
@@ -67,7 +69,8 @@ class JaxKeyRandomSource:
 
     def randint(self, n: int) -> int:
         _check_n(n)
-        return int(self._jax.random.randint(self._next(), (), 0, n))
+        hi, lo = (int(w) for w in self._jax.random.key_data(self._next()))
+        return (hi << 32 | lo) % n
 
     def permutation(self, n: int) -> list[int]:
         _check_n(n, PERMUTATION_SIZE)
