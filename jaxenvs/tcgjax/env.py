@@ -97,10 +97,14 @@ def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
 
 def legal_or_first(mask: jax.Array, action) -> tuple[jax.Array, jax.Array]:
     """``(action, was_illegal)``: ``action`` if ``mask`` (the legal actions) allows it, else
-    the first legal one."""
+    the first legal one. That one is looked for only where it is needed (a branch,
+    ``branches.when``): env by env, the search over the 68 actions, done at every step, was
+    4% of a step's kernel instructions."""
     action = jnp.asarray(action, jnp.int32)
     legal = (action >= 0) & (action < A.NUM_ACTIONS) & mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)]
-    return jnp.where(legal, action, jnp.argmax(mask).astype(jnp.int32)), ~legal
+    chosen = branches.when(~legal, lambda action, mask: jnp.argmax(mask).astype(jnp.int32),
+                           action, mask)
+    return chosen, ~legal
 
 
 def play(state: TCGJaxState, action) -> TCGJaxState:

@@ -99,9 +99,13 @@ def test_illegal_and_out_of_range_actions_become_the_first_legal_action():
     mask = np.asarray(legal_action_mask(game))
     assert 0 < mask.sum() < A.NUM_ACTIONS  # some actions legal, some not
     tried = jnp.arange(-3, A.NUM_ACTIONS + 3)
-    chosen, illegal = jax.jit(jax.vmap(legal_or_first, in_axes=(None, 0)))(jnp.asarray(mask),
-                                                                           tried)
-    for action, got, flagged in zip(np.asarray(tried), np.asarray(chosen), np.asarray(illegal)):
-        is_legal = 0 <= action < A.NUM_ACTIONS and mask[action]
-        assert flagged == (not is_legal)
-        assert got == (action if is_legal else np.argmax(mask))
+    batched = jax.jit(jax.vmap(legal_or_first, in_axes=(None, 0)))(jnp.asarray(mask), tried)
+    # one by one, as an env steps on a CPU: the first legal action looked for in a branch
+    alone = jax.jit(lambda m, a: jax.lax.map(lambda x: legal_or_first(m, x), a))(
+        jnp.asarray(mask), tried)
+    for chosen, illegal in (batched, alone):
+        for action, got, flagged in zip(np.asarray(tried), np.asarray(chosen),
+                                        np.asarray(illegal)):
+            is_legal = 0 <= action < A.NUM_ACTIONS and mask[action]
+            assert flagged == (not is_legal)
+            assert got == (action if is_legal else np.argmax(mask))
