@@ -465,10 +465,13 @@ def card_ok(card, board: Board):
     """bool[5]: may hand card ``card`` be played onto slot 0..3 (PLAY_ON: evolve, or a
     targeted Trainer), and with no target (last entry, PLAY: a Basic onto the Bench or
     another Trainer)."""
-    evolve = (board.can_evolve & (_card("stage", card) > 0)
-              & (_card("evolves_from", card) == board.names))
-    pokemon = jnp.concatenate([evolve, (_card("is_basic", card) & board.bench_free)[None]])
-    return jnp.where(_card("is_pokemon", card), pokemon, trainer_ok(board, card))
+    def pokemon_ok(board, card):
+        evolve = (board.can_evolve & (_card("stage", card) > 0)
+                  & (_card("evolves_from", card) == board.names))
+        return jnp.concatenate([evolve, (_card("is_basic", card) & board.bench_free)[None]])
+
+    return branches.cond(_card("is_pokemon", card), pokemon_ok, trainer_ok, board, card,
+                         result_shapes=jax.ShapeDtypeStruct((NUM_SLOTS + 1,), jnp.bool_))
 
 
 def main_mask(state: GameState):
