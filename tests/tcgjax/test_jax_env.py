@@ -58,6 +58,30 @@ def test_observation_hides_the_opponents_hand_and_deck_order():
     assert int(obs["counts"][1, 1]) == int(own.hand_size[1 - me])
 
 
+def test_observation_hides_the_opponents_placement_during_setup():
+    """The first player to place has placed; the second sees nothing of it until both have
+    (the real game reveals both at once), then sees it as it is. (Energy, damage and
+    conditions are empty during setup anyway: the stack and the slot turns show the hiding.)"""
+    view, step = jax.jit(observe.observation), jax.jit(play)
+    state = jax.jit(new_episode)(jax.random.key(0), TCGJax().default_params)
+    first = int(state.game.setup_player)
+    while int(state.game.setup_player) == first:  # a Basic, then END
+        legal = np.flatnonzero(np.asarray(state.mask))
+        state = step(state, jnp.int32(legal[0]))  # END is action 0
+    assert int(state.game.phase) == 0  # SETUP, the second player placing
+    players = state.game.players
+    assert np.any(np.asarray(players.stack[first]) >= 0)
+    obs = view(state.game, jnp.int32(1 - first), state.mask)
+    for key, fill in (("stack", -1), ("damage", 0), ("energy", 0), ("status", False),
+                      ("slot_turns", -1)):
+        assert np.all(np.asarray(obs[key][1]) == fill), key
+    while int(state.game.phase) == 0:
+        state = step(state, jnp.int32(np.flatnonzero(np.asarray(state.mask))[0]))
+    obs = view(state.game, jnp.int32(1 - first), state.mask)
+    np.testing.assert_array_equal(obs["stack"][1], players.stack[first])
+    np.testing.assert_array_equal(obs["stack"][0], state.game.players.stack[1 - first])
+
+
 MASK = jax.jit(observe.engine.legal_action_mask)
 
 
