@@ -103,6 +103,7 @@ class PlayerState:
 #: ``PlayerState``'s stored fields (its leaves), in order.
 PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
 
+
 @struct.dataclass
 class GameState:
     """A whole game (all int32 scalars unless stated)."""

@@ -11,8 +11,8 @@ from jaxenvs.tcgjax import packed
 from jaxenvs.tcgjax.state import PLAYER_COUNTERS, SLOT_FACTS, PlayerState, empty_player
 
 
-def _player() -> PlayerState:
-    """A player whose every packed value differs from every other."""
+def _player() -> tuple[PlayerState, dict]:
+    """A player whose every packed value differs from every other, and its values by name."""
     fields = {name: np.asarray(getattr(empty_player(), name))
               for name in packed.field_names(PlayerState)}
     for k, name in enumerate(PLAYER_COUNTERS.names):
