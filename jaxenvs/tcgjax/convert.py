@@ -64,7 +64,7 @@ def from_dict(data: dict, deck_ids=(-1, -1), rng_counter: int | None = None) -> 
     has none, as with a scripted random source)."""
     pending = data["pending"]
     counter = data["rng_counter"] if rng_counter is None else rng_counter
-    return GameState(
+    return GameState.from_fields(
         players=_players(data["players"]),
         first_player=np.int32(data["first_player"]), turn=np.int32(data["turn"]),
         phase=np.int32(PHASES.index(data["phase"])),

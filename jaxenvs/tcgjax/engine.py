@@ -332,7 +332,7 @@ def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> G
     """
     key = fast_key(key)
     base = empty_player()
-    state = GameState(
+    state = GameState.from_fields(
         players=jax.tree.map(jnp.asarray, stack_players(base, base)), first_player=I32(0),
         turn=I32(0), phase=I32(SETUP), setup_player=I32(0),
         pending_kind=jnp.full(MAX_PENDING, -1, I32), pending_player=jnp.full(MAX_PENDING, -1, I32),

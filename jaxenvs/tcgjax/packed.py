@@ -6,9 +6,7 @@ damage and turns. Kept as a leaf each, they cost twice in a compiled step
 leaf it passes on (TCGJax's step switch built 8 tables of 28-42 per decision), and each env's
 state is copied in and out of the batch leaf by leaf, element by element. Packed along the last
 axis of one array, they are one leaf, and the code still reads ``me.deck_size`` and writes
-``me.replace(deck_size=...)``. (Packing ``GameState``'s scalars too made ``TCGJax2P`` slower at
-1024 envs: its rollout then copied 14 more leaves, the observation's by their shapes, batch-wide
-every step.)
+``me.replace(deck_size=...)``.
 
 ``packs(*groups)`` decorates a ``flax.struct.dataclass`` whose field ``group.leaf`` holds the
 values ``group.names`` (in that order along its last axis, any leading axes before: a batch, or

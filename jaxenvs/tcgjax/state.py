@@ -5,10 +5,10 @@ sizes. Cards are card indices (``tables``), -1 (``NO_CARD``) for an empty entry;
 ``EType`` values, -1 for none. ``players`` holds both players' fields stacked on a leading axis
 of size 2 (player 0, player 1). The padding is canonical (an empty entry, slot or pending choice
 always holds the same values), so two states of the same game position are equal array for
-array; ``convert`` builds and reads these states from and to the reference's. A player's
-scalars (deck size, points, Energy Zone...) and each slot's int32 facts are packed into one array
-per group and read and written by name like the other fields (``packed``): a compiled step's cost
-grows with the number of leaves.
+array; ``convert`` builds and reads these states from and to the reference's. The scalars (a
+player's deck size, points, Energy Zone..., the game's turn, phase, counters), each slot's int32
+facts and the pending choices are packed into one array per group and read and written by name
+like the other fields (``packed``): a compiled step's cost grows with the number of leaves.
 """
 
 from __future__ import annotations
@@ -104,35 +104,40 @@ class PlayerState:
 PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
 
 
+#: The game's scalars, packed into ``GameState.counters`` (``packed``).
+GAME_COUNTERS = packed.Group("counters", {
+    "first_player": "The player who goes first (odd turns are theirs).",
+    "turn": "Current turn, 1..60 (0 during setup).",
+    "phase": "Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a "
+             "pending choice (the flow resumes there once the choices are answered).",
+    "setup_player": "The player placing Pokémon during SETUP.",
+    "num_pending": "Pending choices (0..3); the first is the current decision.",
+    "winner": "0 or 1 once won; -1 while running or for a draw.",
+    "decisions": "Actions taken so far.",
+    "rng_counter": "Random calls made so far: call k uses ``fold_in(game key, k)`` "
+                   "(``rng.py``).",
+})
+#: The pending choices, packed into ``GameState.pending`` ([choice, fact]).
+PENDING = packed.Group("pending", {
+    "pending_kind": "[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after "
+                    "``num_pending``.",
+    "pending_player": "[3] who answers each pending choice, -1 after ``num_pending``.",
+    "pending_energy": "[3] the EType an ATTACH_BENCH choice attaches, -1 otherwise.",
+})
+
+
+@packed.packs(GAME_COUNTERS, PENDING)
 @struct.dataclass
 class GameState:
-    """A whole game (all int32 scalars unless stated)."""
+    """A whole game (all int32). Its scalars and the pending choices are packed
+    (``GAME_COUNTERS``, ``PENDING``) and read and written by name, as fields (``packed``)."""
 
     players: PlayerState
     """Both players, stacked on a leading axis of size 2."""
-    first_player: jax.Array
-    """The player who goes first (odd turns are theirs)."""
-    turn: jax.Array
-    """Current turn, 1..60 (0 during setup)."""
-    phase: jax.Array
-    """Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a pending
-    choice (the flow resumes there once the choices are answered)."""
-    setup_player: jax.Array
-    """The player placing Pokémon during SETUP."""
-    pending_kind: jax.Array
-    """[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after ``num_pending``."""
-    pending_player: jax.Array
-    """[3] who answers each pending choice, -1 after ``num_pending``."""
-    pending_energy: jax.Array
-    """[3] the EType an ATTACH_BENCH choice attaches, -1 otherwise."""
-    num_pending: jax.Array
-    """Pending choices (0..3); the first is the current decision."""
-    winner: jax.Array
-    """0 or 1 once won; -1 while running or for a draw."""
-    decisions: jax.Array
-    """Actions taken so far."""
-    rng_counter: jax.Array
-    """Random calls made so far: call k uses ``fold_in(game key, k)`` (``rng.py``)."""
+    counters: jax.Array
+    """[8] ``GAME_COUNTERS``."""
+    pending: jax.Array
+    """[3, 3] ``PENDING`` per choice."""
     deck_ids: jax.Array
     """[2] each player's deck as an index into the sorted sample deck ids, -1 for another deck
     (information only: the rules never read it)."""
