@@ -27,7 +27,7 @@ loop that runs once before any of its results is written (``_read_before_writes`
 a read into the operations that use it, and where one of those could run after the element's
 write (a step's truncation flag, made from its old step count), XLA copied the whole batch's
 leaf for every element, a cost that grows with the batch (TCGJax at 1024 envs: 8 KB per env
-step; its self-play env's step took half the time without it).
+step; with the reads first, its self-play env's step takes half the time it took).
 
 What it costs is compile time: LLVM optimises the kernel as one function, and its cost grows
 faster than the function's length (``jaxenvs.kernel``).
