@@ -36,16 +36,22 @@ def materialize(tree: T, counter: jax.Array) -> T:
     return _barrier(tree, counter)
 
 
-def _in_a_loop(axis_size, in_batched, tree, counter):
-    tree_batched, counter_batched = in_batched
-    first = jnp.minimum(jnp.min(counter) if counter_batched else counter, 0)
+def through_a_loop(tree: T, counter: jax.Array) -> T:
+    """``tree`` unchanged, as the result of a loop that runs once: everything that uses it
+    comes after everything it is made from. ``counter``: as ``materialize``'s; the loop's
+    body is no identity either, which XLA would see through."""
+    first = jnp.minimum(counter, 0)
 
     def body(carry):
         x, i = carry
         return jax.tree.map(lambda v: jnp.where(i == first, v, jnp.zeros_like(v)), x), i + 1
 
-    out = jax.lax.while_loop(lambda c: c[1] < first + 1, body, (tree, first))[0]
-    return out, tree_batched
+    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (tree, first))[0]
+
+
+def _in_a_loop(axis_size, in_batched, tree, counter):
+    tree_batched, counter_batched = in_batched
+    return through_a_loop(tree, jnp.min(counter) if counter_batched else counter), tree_batched
 
 
 _barrier = lazy_vmap.custom_vmap(lambda tree, counter: tree, _in_a_loop,

@@ -41,7 +41,7 @@ from typing import Callable, Mapping, Sequence, TypeVar
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import lazy_vmap
+from jaxenvs import barrier, lazy_vmap
 from jaxenvs.kernel import one_kernel
 
 F = TypeVar("F", bound=Callable)
@@ -182,18 +182,12 @@ def _loop(fun: Callable, axis_size: int, in_batched, sources: tuple | None, *arg
     return jax.tree.unflatten(out_tree, jax.lax.fori_loop(0, axis_size, body, out))
 
 
+
 def _read_before_writes(values: list, i: jax.Array) -> list:
     """``values`` (an element's arguments read from the batch that the loop writes)
-    unchanged, through a loop that runs once: every result is made from the loop's, so every
-    read of the batch comes before any write to it, and XLA need not copy the batch for each
-    element (module docstring). ``jax.lax.optimization_barrier`` would not do: XLA:CPU removes
-    it before fusing (``jaxenvs.barrier``). ``i`` is the element's index: the loop runs from
-    ``min(i, 0)`` (0, which XLA cannot prove) while below that plus one, and its body is no
-    identity (which XLA would see through)."""
-    first = jnp.minimum(i, 0)
-
-    def body(carry):
-        x, j = carry
-        return [jnp.where(j == first, v, jnp.zeros_like(v)) for v in x], j + 1
-
-    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (values, first))[0]
+    unchanged, through a loop that runs once (``barrier.through_a_loop``, counting from the
+    element's index ``i``): every result is made from the loop's, so every read of the batch
+    comes before any write to it, and XLA need not copy the batch for each element (module
+    docstring). ``jax.lax.optimization_barrier`` would not do: XLA:CPU removes it before
+    fusing (``jaxenvs.barrier``)."""
+    return barrier.through_a_loop(values, i)
