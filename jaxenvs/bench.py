@@ -2,7 +2,7 @@
 
 Method. ``batch_size`` copies of the environment run under ``vmap`` (on a CPU, an env with
 ``loop_on_cpu`` runs them one after another in one kernel); every step each copy
-splits its own key, draws a random action (``random_action``: uniform among the legal ones
+splits its own key, draws a random action (``random_actions``: uniform among the legal ones
 where the observation has an ``action_mask``, as the references' random players choose, else
 uniform over ``env.action_space(params)``) and calls the full gymnax ``env.step`` (auto-reset
 included). The whole rollout of ``num_steps``
@@ -60,7 +60,7 @@ import jaxlib
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxenvs
-from jaxenvs import threefry
+from jaxenvs import legal_draw, threefry
 from jaxenvs.devices import add_cpu_devices_option, per_device
 from jaxenvs.registry import import_reference_adapter
 
@@ -170,42 +170,41 @@ def _memory_gib() -> float | None:
     return None
 
 
-def random_action(space, key: jax.Array, obs) -> jax.Array:
-    """One env's random action. Where ``obs`` is a dict with a boolean ``action_mask`` (one
-    entry per action; ``[players, actions]`` for a two-player env), uniform among the legal
-    actions: what the references' random players do (Showdown's random-vs-random battles, the
-    TCG reference's random games), so that a step of ours and of the reference are steps of
-    the same game (a uniform action over the whole space, which such an env replaces by its
-    first legal one when illegal, plays another: ``benchmarks/README.md``). Elsewhere,
-    ``space.sample(key)``.
-
-    The legal actions are counted up to each action by a parallel prefix sum: XLA:CPU runs
-    ``jnp.cumsum`` as a windowed reduction, O(n^2) in the number of actions
-    (``benchmarks/README.md``)."""
+def random_actions(space, keys: jax.Array, obs) -> jax.Array:
+    """The batch's random actions, one per key (``keys`` and ``obs`` have the envs on their
+    leading axis). Where ``obs`` is a dict with a boolean ``action_mask`` (one entry per action;
+    ``[players, actions]`` per env for a two-player env), uniform among the legal actions: what
+    the references' random players do (Showdown's random-vs-random battles, the TCG
+    reference's random games), so that a step of ours and of the reference are steps of the
+    same game (a uniform action over the whole space, which such an env replaces by its first
+    legal one when illegal, plays another: ``benchmarks/README.md``); each mask row draws two
+    random words from its env's key and picks with them in whole-batch vector operations
+    (``legal_draw.uniform_legal``). Elsewhere, ``space.sample`` of each key."""
     if not (isinstance(obs, Mapping) and "action_mask" in obs):
-        return space.sample(key)
+        return jax.vmap(space.sample)(keys)
     mask = obs["action_mask"]
-    count = jnp.sum(mask, axis=-1)
-    n = jax.random.randint(key, count.shape, 0, count)
-    legal_so_far = jax.lax.associative_scan(jnp.add, mask.astype(jnp.int32), axis=mask.ndim - 1)
-    return jnp.argmax(legal_so_far == (n + 1)[..., None], axis=-1).astype(jnp.int32)
+    rows = mask.shape[1:-1]
+    words = jax.vmap(lambda key: jax.random.bits(key, rows + (2,), jnp.uint32))(keys)
+    actions = legal_draw.uniform_legal(words.reshape(-1, 2), mask.reshape(-1, mask.shape[-1]))
+    return actions.reshape(mask.shape[:-1])
 
 
 def random_rollout(env, params, num_steps: int, sharding: NamedSharding | None = None):
     """A jitted ``(keys, states, obs) -> final carry``: ``num_steps`` random-action steps
-    (``random_action``) of the batch of envs whose per-env keys, states and observations it
+    (``random_actions``) of the batch of envs whose per-env keys, states and observations it
     is given (``random_batch``), run by ``per_device`` over ``sharding`` if given."""
     space = env.action_space(params)
 
-    def env_step(key, state, obs):
+    def batch_step(keys, states, obs):
         # The harness's own draws unrolled on a CPU (the same bits, a shorter compile); the
         # keys it keeps and hands on are of the kind it was given.
-        next_key, action_key, step_key = jax.random.split(threefry.unrolled_on_cpu(key), 3)
-        obs, state, reward, terminated, truncated, _ = env.step(
-            threefry.like(step_key, key), state, random_action(space, action_key, obs), params)
-        return threefry.like(next_key, key), state, (obs, reward, terminated, truncated)
-
-    batch_step = jax.vmap(env_step)
+        next_keys, action_keys, step_keys = jax.vmap(
+            lambda key: jax.random.split(threefry.unrolled_on_cpu(key), 3), out_axes=1)(keys)
+        actions = random_actions(space, action_keys, obs)
+        obs, states, reward, terminated, truncated, _ = jax.vmap(
+            env.step, in_axes=(0, 0, 0, None))(threefry.like(step_keys, keys), states, actions,
+                                               params)
+        return threefry.like(next_keys, keys), states, (obs, reward, terminated, truncated)
 
     def body(carry, _):
         keys, states, (obs, *_) = carry

@@ -131,19 +131,19 @@ def test_bench_cli_keeps_finished_batch_sizes_when_stopped(tmp_path, monkeypatch
     assert "| batch size | 2 |" in (tmp_path / f"{stem}.md").read_text()
 
 
-def test_random_action_is_uniform_among_the_legal_ones():
+def test_random_actions_are_uniform_among_the_legal_ones():
     space = spaces.Discrete(5)
     mask = np.array([[False, True, False, True, True],     # one player's mask per row,
                      [True, False, False, False, False]])  # as PokeJAX2P's
     keys = jax.random.split(jax.random.key(0), 3000)
-    actions = np.asarray(jax.vmap(lambda k: bench.random_action(
-        space, k, {"action_mask": mask}))(keys))
+    actions = np.asarray(bench.random_actions(
+        space, keys, {"action_mask": np.broadcast_to(mask, (3000, 2, 5))}))
     assert actions.shape == (3000, 2)
     counts = np.bincount(actions[:, 0], minlength=5)
     assert counts[[0, 2]].sum() == 0 and counts[[1, 3, 4]].min() > 900  # about 1000 each
     assert (actions[:, 1] == 0).all()
     # without a mask: the action space's own sample, illegal actions included
-    plain = np.asarray(jax.vmap(lambda k: bench.random_action(space, k, np.zeros(3)))(keys))
+    plain = np.asarray(bench.random_actions(space, keys, np.zeros((3000, 3))))
     assert set(plain.tolist()) == set(range(5))
 
 
