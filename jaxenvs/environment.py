@@ -38,6 +38,10 @@ class Environment(environment.Environment):
     #: On a CPU, step a batch env by env in one kernel (``jaxenvs.loop_vmap``), each env's
     #: auto-reset a real branch; on other backends, ``vmap`` (class docstring).
     loop_on_cpu: bool = False
+    #: With ``loop_on_cpu``: each env's results written as one row of a ``[batch, entries]``
+    #: array (``loop_vmap``'s ``rows``), fewer instructions where the state and observation
+    #: are small multi-axis arrays (TCGJax), more where they are many small leaves (PokeJAX).
+    loop_rows: bool = False
     #: On a CPU, draw ``reset``'s and ``step``'s random numbers (the auto-reset's key split
     #: among them) with ``jaxenvs.threefry.UNROLLED`` where the key is JAX's default threefry:
     #: the same bits, a shorter compile (``threefry.unrolled_on_cpu``). Only for an env whose
@@ -77,7 +81,8 @@ class Environment(environment.Environment):
         if params is None:
             params = self.default_params
         if self.loop_on_cpu:
-            return loop_vmap(self._step_then_reset, updates={1: 1})(key, state, action, params)
+            return loop_vmap(self._step_then_reset, updates={1: 1}, rows=self.loop_rows)(
+                key, state, action, params)
         return environment.Environment.step(self, self._own_key(key), state, action, params)
 
     def _step_then_reset(self, key, state, action, params):

@@ -210,6 +210,45 @@ def test_a_result_read_from_the_argument_as_it_was_copies_nothing_inside_the_loo
     assert "copy(%b" in entry
 
 
+def _cube_step(cube, move, table):
+    """A step on a multi-axis state, for ``rows``: shifted rows of an indexed plane."""
+    plane = cube[move % cube.shape[0]]
+    plane = jax.lax.cond(move % 3 == 0, lambda p: p[::-1] + table[:p.shape[-1]],
+                         lambda p: p * 2 - move, plane)
+    cube = cube.at[move % cube.shape[0]].set(plane)
+    return cube, {"sum": jnp.sum(cube, axis=(1, 2)), "flag": cube[0, 0] > move}
+
+
+def test_results_written_as_rows_are_vmaps_and_stay_in_place():
+    rng = np.random.default_rng(3)
+    cubes = jnp.asarray(rng.integers(-9, 9, (16, 2, 3, 4)), jnp.int32)
+    moves = jnp.asarray(rng.integers(0, 20, 16), jnp.int32)
+    want = jax.vmap(_cube_step, (0, 0, None))(cubes, moves, TABLE)
+    for updates in (None, {0: 0}):
+        looped = loop_vmap(_cube_step, updates=updates, rows=True)
+        _assert_equal(jax.jit(jax.vmap(looped, (0, 0, None)))(cubes, moves, TABLE), want)
+        _assert_equal(jax.jit(jax.vmap(jax.vmap(looped, (0, 0, None)), (0, 0, None)))(
+            cubes.reshape(4, 4, 2, 3, 4), moves.reshape(4, 4), TABLE),
+            jax.tree.map(lambda x: x.reshape(4, 4, *x.shape[1:]), want))
+    _assert_equal(loop_vmap(_cube_step, rows=True)(cubes[0], moves[0], TABLE),
+                  _cube_step(cubes[0], moves[0], TABLE))
+
+    def rollout(step):
+        def body(cubes, _):
+            cubes, out = jax.vmap(step, (0, 0, None))(cubes, moves, TABLE)
+            return cubes, out
+        return jax.jit(lambda c: jax.lax.scan(body, c, None, length=4))
+
+    looped = rollout(loop_vmap(_cube_step, updates={0: 0}, rows=True))
+    _assert_equal(looped(cubes), rollout(_cube_step)(cubes))
+    text = looped.lower(cubes).compile().as_text()
+    # only the argument's copy into the scan: none per step, none per element
+    (entry,) = [line for line in text.splitlines()
+                if "s32[16,2,3,4]" in line.split("copy(")[0] and "copy(" in line
+                or "s32[16,24]" in line.split("copy(")[0] and "copy(" in line]
+    assert "copy(%c" in entry
+
+
 def test_updates_that_do_not_fit_are_refused():
     boards, moves = _batch(4)
     with pytest.raises(ValueError, match="result 1 is not argument 0 updated"):

@@ -173,6 +173,8 @@ def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxSta
 class _Base(Environment):
     #: A game step runs the rules that apply to it (``Environment.loop_on_cpu``).
     loop_on_cpu = True
+    #: Its results, small multi-axis arrays, written as rows (``Environment.loop_rows``).
+    loop_rows = True
     #: Written for JAX's default 32-bit mode (``Environment.supports_x64``).
     supports_x64 = False
 
