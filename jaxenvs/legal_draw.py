@@ -10,7 +10,8 @@ after the transpose is a plain vector operation over the batch:
 
 - one multiplication per word, ``word * 0x01010101``, counts the legal actions among bytes
   ``0..k`` of the word in its byte ``k`` (each at most 4, so no byte carries into the next);
-  its top byte is the word's count;
+  its top byte is the word's count (entry ``k`` of a word is its byte ``k``, counted from the
+  lowest: XLA's bitcast on little-endian hosts, CPUs and GPUs alike);
 - the legal actions before each word, and the total, are a running sum over the words;
 - ``n`` is drawn below the total from 64 random bits (``below``);
 - the word holding the ``n``-th legal action is the one whose range of counts contains ``n``,
