@@ -202,7 +202,6 @@ def _loop(fun: Callable, axis_size: int, in_batched, sources: tuple | None, rows
                                          for o, s in zip(out, out_shapes)])
 
 
-
 def _read_before_writes(values: list, i: jax.Array) -> list:
     """``values`` (an element's arguments read from the batch that the loop writes)
     unchanged, through a loop that runs once (``barrier.through_a_loop``, counting from the

@@ -95,18 +95,14 @@ def sorted_deck(deck, deck_size):
     deck's cards counting each one's rank, 235 with this)."""
     last = jnp.where(jnp.arange(deck.shape[0]) < deck_size, deck, NUM_CARDS)
 
-    def by_rank(last, deck_size):
+    def by_rank(last):
         key = last * deck.shape[0] + jnp.arange(deck.shape[0])  # ties: deck order
         rank = jnp.sum(key[:, None] < key[None, :], axis=0, dtype=I32)
-        ordered = jnp.zeros(deck.shape, I32).at[rank].set(last, unique_indices=True)
-        return jnp.where(ordered == NUM_CARDS, -1, ordered)
+        return jnp.zeros(deck.shape, I32).at[rank].set(last, unique_indices=True)
 
-    def by_sort(last, deck_size):
-        ordered = jnp.sort(last)
-        return jnp.where(ordered == NUM_CARDS, -1, ordered)
-
-    return branches.by_batching(by_rank, by_sort, last, jnp.asarray(deck_size, I32),
-                                result_shapes=jax.ShapeDtypeStruct(deck.shape, I32))
+    ordered = branches.by_batching(by_rank, jnp.sort, last,
+                                   result_shapes=jax.ShapeDtypeStruct(deck.shape, I32))
+    return jnp.where(ordered == NUM_CARDS, -1, ordered)
 
 
 def observation_space() -> spaces.Dict:
