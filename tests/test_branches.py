@@ -131,6 +131,45 @@ def test_an_unbatched_when_is_a_loop_that_updates_the_state_in_place_not_a_condi
     assert "stablehlo.while" in text and "stablehlo.case" not in text
 
 
+def _double_counts(state, row):
+    return {"counts": state["counts"] * 2, "table": state["table"]}
+
+
+def _count_table_rows(state, row):
+    return {"counts": state["counts"] + jnp.sum(state["table"][:, 0]) + row,
+            "table": state["table"]}
+
+
+UPDATES = (_add_row, _double_counts, _count_table_rows)
+
+
+def test_switch_in_place_gives_lax_switchs_result_in_every_form():
+    state = _counts_and_table()
+    row = jnp.int32(10)
+    for index in (-1, 0, 1, 2, 3):  # clamped, as lax.switch
+        want = jax.lax.switch(index, UPDATES, state, row)
+        for call in (branches.switch_in_place,
+                     jax.jit(branches.switch_in_place, static_argnums=1)):
+            jax.tree.map(np.testing.assert_array_equal,
+                         call(jnp.int32(index), UPDATES, state, row), want)
+    indices = jnp.asarray([2, 0, 1, 0], jnp.int32)
+    rows = jnp.asarray([1, 2, 3, 4], jnp.int32)
+    want = jax.vmap(lambda i, r: jax.lax.switch(i, UPDATES, state, r))(indices, rows)
+    batched = jax.jit(jax.vmap(
+        lambda i, r: branches.switch_in_place(i, UPDATES, state, r)))(indices, rows)
+    jax.tree.map(np.testing.assert_array_equal, batched, want)
+    shared = jax.jit(jax.vmap(lambda r: branches.switch_in_place(
+        jnp.int32(1), UPDATES, state, r)))(rows)
+    jax.tree.map(np.testing.assert_array_equal, shared,
+                 jax.vmap(lambda r: _double_counts(state, r))(rows))
+
+
+def test_an_unbatched_switch_in_place_is_loops_that_update_the_state_not_a_conditional():
+    text = jax.jit(lambda i, s: branches.switch_in_place(i, UPDATES, s, jnp.int32(1))).lower(
+        jnp.int32(1), _counts_and_table()).as_text()
+    assert text.count("stablehlo.while") == len(UPDATES) and "stablehlo.case" not in text
+
+
 def _row_of(i, base):
     """Row ``i`` of a table: ``base + i`` and the table's entry there."""
     return jnp.stack([base + i, TABLE[i, 0]])

@@ -538,8 +538,7 @@ def resolve_choice(state: GameState, slot) -> GameState:
         return me.replace(energy=add_at(me.energy, slot, jnp.maximum(energy, 0), 1))
 
     which = jnp.where(kind == PROMOTE, 0, jnp.where(kind == SWITCH_IN, 1, 2))
-    new = branches.switch(which, (promote, switch_in, attach), me, slot, energy,
-                          result_shapes=me)
+    new = branches.switch_in_place(which, (promote, switch_in, attach), me, slot, energy)
     return set_player(state, who, new, me)
 
 
@@ -562,82 +561,109 @@ def _draw_n(me: PlayerState, n, most: int) -> PlayerState:
                       deck_size=me.deck_size - m)
 
 
+class Played(NamedTuple):
+    """What a Trainer's effect reads besides the state (``trainer_effect``)."""
+
+    key: jax.Array
+    p: jax.Array
+    """The player who played it."""
+    slot: jax.Array
+    """Its target slot (0 for an untargeted Trainer)."""
+    a: jax.Array
+    """The effect's first argument."""
+    op: jax.Array
+    live: jax.Array
+    """The effect is really played (``trainer_effect``)."""
+
+
 def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameState:
-    """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode. ``live``: the
-    effect is really played (False where ``step``'s result ignores it: under ``vmap`` every
-    branch runs, and the coin loop then need not)."""
-    op, a = effect[0], effect[1]
+    """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode, one branch per
+    opcode (``branches.switch_in_place``). ``live``: the effect is really played (False where
+    ``step``'s result ignores it: under ``vmap`` every branch runs, and the coin loop then
+    need not)."""
+    played = Played(key, jnp.asarray(p, I32), jnp.asarray(slot, I32), effect[1], effect[0],
+                    jnp.asarray(live))
+    return branches.switch_in_place(effect[0], _TRAINER_EFFECTS, state, played)
 
-    def on_me(fn):
-        return lambda s: update(s, p, fn)
 
-    def switch_opponent(s):
-        return push_choice(s, SWITCH_IN, 1 - p)
+def _on_me(fn):
+    """A Trainer effect that changes only its player's fields: ``fn(me, a)``."""
+    return lambda s, t: update(s, t.p, lambda me: fn(me, t.a))
 
-    def heal(s):
-        return update(s, p, lambda me: me.replace(damage=set_at(
-            me.damage, slot, jnp.maximum(0, get_at(me.damage, slot) - a))))
 
-    def active_to_hand(s):
-        def to_hand(me):
-            for c in me.stack[0][::-1]:
-                me = take_into_hand(me, c, c >= 0)
-            return clear_slot(me, 0)
+def _switch_opponent(s: GameState, t: Played) -> GameState:
+    return push_choice(s, SWITCH_IN, 1 - t.p)
 
-        return push_choice(update(s, p, to_hand), PROMOTE, p)
 
-    def coin_until_tails(s):
-        """The first 8 coins in one draw; a loop only after 8 heads (and only while live)."""
-        first = flips(key, s, 8, True)
-        run = jnp.where(jnp.all(first), 8, jnp.argmin(first)).astype(I32)
+def _heal(s: GameState, t: Played) -> GameState:
+    return update(s, t.p, lambda me: me.replace(damage=set_at(
+        me.damage, t.slot, jnp.maximum(0, get_at(me.damage, t.slot) - t.a))))
 
-        def flip(carry):  # the loop carries only the counter and the heads, not the state
-            k, heads, _ = carry
-            coin = jax.random.bernoulli(jax.random.fold_in(key, k), 0.5)
-            return k + 1, heads + coin, coin
 
-        k, heads, _ = jax.lax.while_loop(lambda c: c[2], flip,
-                                         (s.rng_counter + jnp.minimum(run + 1, 8), run,
-                                          live & (run == 8) & (op == Op.COIN_UNTIL_TAILS_ATTACH)))
-        return update(s.replace(rng_counter=k), p, lambda me: me.replace(
-            energy=add_at(me.energy, slot, a, heads)))
+def _active_to_hand(s: GameState, t: Played) -> GameState:
+    def to_hand(me):
+        for c in me.stack[0][::-1]:
+            me = take_into_hand(me, c, c >= 0)
+        return clear_slot(me, 0)
 
-    def random_basic(s):
-        me = player(s, p)
-        basic = (jnp.arange(DECK_SIZE) < me.deck_size) & _card("is_basic", me.deck)
-        n = jnp.sum(basic)
-        s, r = randint_if(key, s, n, n > 0)
-        pos = jnp.argmax(jnp.cumsum(basic) == r + 1)
-        taken = take_into_hand(me.replace(deck=remove_at(me.deck, pos),
-                                          deck_size=me.deck_size - 1), me.deck[pos])
-        return set_player(s, p, tree_select(n > 0, taken, me), me)
+    return push_choice(update(s, t.p, to_hand), PROMOTE, t.p)
 
-    def shuffle_draw(s):
-        opp = base = player(s, 1 - p)
-        i = jnp.arange(DECK_SIZE)
-        from_hand = opp.hand[jnp.clip(i - opp.deck_size, 0, HAND_MAX - 1)]
-        both = jnp.where(i < opp.deck_size, opp.deck,
-                         jnp.where(i < opp.deck_size + opp.hand_size, from_hand, -1))
-        n = opp.deck_size + opp.hand_size
-        s, perm = permutation(key, s, n)
-        opp = opp.replace(deck=gather_shuffled(both, perm), deck_size=n,
-                          hand=jnp.full(HAND_MAX, -1, I32), hand_size=I32(0))
-        opp = _draw_n(opp, a, _max_arg(Op.OPPONENT_SHUFFLE_DRAW, 0))
-        return set_player(s, 1 - p, opp, base)
 
-    branches = [
-        lambda s: s,
-        on_me(lambda me: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
-        switch_opponent,
-        on_me(lambda me: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
-        heal,
-        active_to_hand,
-        coin_until_tails,
-        random_basic,
-        on_me(lambda me: me.replace(retreat_discount=me.retreat_discount + a)),
-        shuffle_draw,
-    ]
-    return jax.lax.switch(op, branches, state)
+def _coin_until_tails(s: GameState, t: Played) -> GameState:
+    """The first 8 coins in one draw; a loop only after 8 heads (and only while live)."""
+    first = flips(t.key, s, 8, True)
+    run = jnp.where(jnp.all(first), 8, jnp.argmin(first)).astype(I32)
+
+    def flip(carry):  # the loop carries only the counter and the heads, not the state
+        k, heads, _ = carry
+        coin = jax.random.bernoulli(jax.random.fold_in(t.key, k), 0.5)
+        return k + 1, heads + coin, coin
+
+    k, heads, _ = jax.lax.while_loop(lambda c: c[2], flip,
+                                     (s.rng_counter + jnp.minimum(run + 1, 8), run,
+                                      t.live & (run == 8) & (t.op == Op.COIN_UNTIL_TAILS_ATTACH)))
+    return update(s.replace(rng_counter=k), t.p, lambda me: me.replace(
+        energy=add_at(me.energy, t.slot, t.a, heads)))
+
+
+def _random_basic(s: GameState, t: Played) -> GameState:
+    me = player(s, t.p)
+    basic = (jnp.arange(DECK_SIZE) < me.deck_size) & _card("is_basic", me.deck)
+    n = jnp.sum(basic)
+    s, r = randint_if(t.key, s, n, n > 0)
+    pos = jnp.argmax(jnp.cumsum(basic) == r + 1)
+    taken = take_into_hand(me.replace(deck=remove_at(me.deck, pos),
+                                      deck_size=me.deck_size - 1), me.deck[pos])
+    return set_player(s, t.p, tree_select(n > 0, taken, me), me)
+
+
+def _shuffle_draw(s: GameState, t: Played) -> GameState:
+    opp = base = player(s, 1 - t.p)
+    i = jnp.arange(DECK_SIZE)
+    from_hand = opp.hand[jnp.clip(i - opp.deck_size, 0, HAND_MAX - 1)]
+    both = jnp.where(i < opp.deck_size, opp.deck,
+                     jnp.where(i < opp.deck_size + opp.hand_size, from_hand, -1))
+    n = opp.deck_size + opp.hand_size
+    s, perm = permutation(t.key, s, n)
+    opp = opp.replace(deck=gather_shuffled(both, perm), deck_size=n,
+                      hand=jnp.full(HAND_MAX, -1, I32), hand_size=I32(0))
+    opp = _draw_n(opp, t.a, _max_arg(Op.OPPONENT_SHUFFLE_DRAW, 0))
+    return set_player(s, 1 - t.p, opp, base)
+
+
+#: ``trainer_effect``'s branches, in ``Op`` order.
+_TRAINER_EFFECTS = (
+    lambda s, t: s,
+    _on_me(lambda me, a: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
+    _switch_opponent,
+    _on_me(lambda me, a: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
+    _heal,
+    _active_to_hand,
+    _coin_until_tails,
+    _random_basic,
+    _on_me(lambda me, a: me.replace(retreat_discount=me.retreat_discount + a)),
+    _shuffle_draw,
+)
 
 
 def play_card(key, state: GameState, index, slot, live=True) -> GameState:
@@ -668,8 +694,8 @@ def play_card(key, state: GameState, index, slot, live=True) -> GameState:
 
     is_pokemon = _card("is_pokemon", card)
     which = jnp.where(is_pokemon, jnp.where(slot < 0, 0, 1), 2)
-    me = branches.switch(which, (bench, evolve, trainer), me, card, target, state.turn,
-                         result_shapes=me)
+    me = branches.switch_in_place(which, (bench, evolve, trainer), me, card, target,
+                                  state.turn)
     state = set_player(state, p, me, base)
     effect = jnp.where(is_pokemon, 0, _card("trainer", card))
     return trainer_effect(key, state, p, target, effect, live)
@@ -896,8 +922,37 @@ ACTION_BRANCH = np.array([0, 1, 2, 3, 3, 4, 5, 6])[ACTION_KIND]
 CHOICE_BRANCH, SETUP_BRANCH = 6, 7
 
 
+class Move(NamedTuple):
+    """What ``step``'s branches read besides the state."""
+
+    key: jax.Array
+    index: jax.Array
+    """The action's hand card or attack (``ACTION_INDEX``)."""
+    slot: jax.Array
+    """Its slot (``ACTION_SLOT``)."""
+    action: jax.Array
+    live: jax.Array
+    """The action is ``play_card``'s (PLAY or PLAY_ON): a Trainer's effect is really played
+    (``trainer_effect``)."""
+
+
+#: ``step``'s branches (``ACTION_BRANCH``, then ``CHOICE_BRANCH`` and ``SETUP_BRANCH``).
+_ACTIONS = (
+    lambda s, m: s.replace(phase=I32(END_TURN)),
+    lambda s, m: attack(m.key, s, m.index),
+    lambda s, m: attach_energy(s, m.slot),
+    lambda s, m: play_card(m.key, s, m.index, m.slot, m.live),
+    lambda s, m: use_ability(s, m.slot),
+    lambda s, m: retreat(s, m.slot),
+    lambda s, m: resolve_choice(s, m.slot),
+    lambda s, m: setup_step(s, m.action),
+)
+
+
 def step(state: GameState, action, key) -> GameState:
-    """Apply the current player's legal ``action`` and run on to the next decision."""
+    """Apply the current player's legal ``action`` and run on to the next decision. The
+    action's rule is a branch of ``branches.switch_in_place``: env by env, it updates the state
+    in place, where a ``lax.switch`` copied every leaf the rule leaves alone."""
     key = fast_key(key)
     action = jnp.asarray(action, I32)
     state = state.replace(decisions=state.decisions + 1)
@@ -906,14 +961,6 @@ def step(state: GameState, action, key) -> GameState:
     branch = jnp.where(state.num_pending > 0, CHOICE_BRANCH,
                        jnp.where(state.phase == SETUP, SETUP_BRANCH,
                                  jnp.asarray(ACTION_BRANCH)[action]))
-    branches = [
-        lambda s: s.replace(phase=I32(END_TURN)),
-        lambda s: attack(key, s, index),
-        lambda s: attach_energy(s, slot),
-        lambda s: play_card(key, s, index, slot, branch == 3),
-        lambda s: use_ability(s, slot),
-        lambda s: retreat(s, slot),
-        lambda s: resolve_choice(s, slot),
-        lambda s: setup_step(s, action),
-    ]
-    return advance(key, materialize(jax.lax.switch(branch, branches, state)))
+    move = Move(key, index, slot, action, branch == 3)
+    state = branches.switch_in_place(branch, _ACTIONS, state, move)
+    return advance(key, materialize(state))
