@@ -68,12 +68,7 @@ def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
         return state
 
     def alone(index, operands):
-        state, *rest = operands
-
-        def once(carry):
-            return jnp.int32(0), fun(carry[1], *rest)
-
-        return jax.lax.while_loop(lambda carry: carry[0] != 0, once, (index, state))[1]
+        return _once_if(index, fun, *operands)
 
     return _batched_by_branch(alone, (skip, fun), jnp.asarray(pred).astype(jnp.int32),
                               (state, *operands), state)
@@ -94,15 +89,21 @@ def switch_in_place(index: jax.Array, branches: Sequence[Callable], state: Any,
     def alone(index, operands):
         state, *rest = operands
         for k, branch in enumerate(branches):
-            def once(carry, branch=branch):
-                return jnp.int32(0), branch(carry[1], *rest)
-
-            state = jax.lax.while_loop(lambda carry: carry[0] != 0, once,
-                                       ((index == k).astype(jnp.int32), state))[1]
+            state = _once_if((index == k).astype(jnp.int32), branch, state, *rest)
         return state
 
     index = jnp.clip(jnp.asarray(index).astype(jnp.int32), 0, len(branches) - 1)
     return _batched_by_branch(alone, branches, index, (state, *operands), state)
+
+
+def _once_if(run: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
+    """``fun(state, *operands)`` if ``run`` (int32, 0 or 1) else ``state``, as a loop that runs
+    once or not at all, which updates ``state`` in place (``when``)."""
+
+    def once(carry):
+        return jnp.int32(0), fun(carry[1], *operands)
+
+    return jax.lax.while_loop(lambda carry: carry[0] != 0, once, (run, state))[1]
 
 
 def by_batching(alone: Callable, vectorized: Callable, *operands: Any,
