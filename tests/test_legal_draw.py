@@ -46,6 +46,28 @@ def test_below_is_the_high_word_of_the_64_bit_product():
     np.testing.assert_array_equal(np.asarray(legal_draw.below(words, count)), expected)
 
 
+def test_nth_is_the_nth_of_the_ascending_legal_actions():
+    """Masks with no, one, some and all actions legal, every n up to one past the last legal
+    action (which gives 0): one mask at a time, as an env steps on a CPU (``lax.map``), under
+    ``vmap``, and as one batch."""
+    rng = np.random.default_rng(0)
+    masks = [np.zeros(68, bool), np.ones(68, bool), np.eye(68, dtype=bool)[67],
+             np.eye(68, dtype=bool)[31] | np.eye(68, dtype=bool)[32]]
+    masks += [rng.random(68) < p for p in (0.05, 0.2, 0.5, 0.9) for _ in range(4)]
+    cases = [(m, n) for m in masks for n in range(m.sum() + 1)]
+    mask, n = (np.stack(x) for x in zip(*cases))
+
+    def nth(mask, n):
+        return legal_draw.nth(legal_draw.legal_words(mask), n)
+
+    want = [np.flatnonzero(m)[n] if n < m.sum() else 0 for m, n in cases]
+    np.testing.assert_array_equal(jax.jit(lambda m, n: jax.lax.map(lambda a: nth(*a), (m, n)))(
+        mask, n), want)
+    np.testing.assert_array_equal(jax.jit(jax.vmap(nth))(mask, n), want)
+    np.testing.assert_array_equal(jax.jit(nth)(mask, n), want)
+    np.testing.assert_array_equal(legal_draw.legal_words(mask).total, mask.sum(axis=1))
+
+
 def test_too_many_actions_are_refused():
     with pytest.raises(ValueError, match="at most"):
         legal_draw.uniform_legal(np.zeros((1, 2), np.uint32), np.zeros((1, 2**16), bool))

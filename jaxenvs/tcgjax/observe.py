@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
-from jaxenvs import branches
+from jaxenvs import branches, legal_draw
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine
 from jaxenvs.tcgjax.state import (
@@ -124,38 +124,16 @@ def observation_space() -> spaces.Dict:
     })
 
 
-def nth_legal(mask, n):
-    """The ``n``-th (0-based) legal action in ascending order (0 if there are not that many).
-    Env by env (``branches.by_batching``) a walk over the actions up to it, rather than a
-    count over all 68 (the random opponent's choice, 4,096 recorded decisions on one core:
-    203 against 256 ns, of which 114 draw the number)."""
-    def walk(mask, n):
-        def more(carry):
-            i, left = carry
-            return (left > 0) & (i < mask.shape[0] - 1)
-
-        def step(carry):
-            i, left = carry
-            return i + 1, left - mask[i + 1]
-
-        i, left = jax.lax.while_loop(more, step, (I32(0), n + 1 - mask[0]))
-        return jnp.where(left > 0, 0, i).astype(I32)
-
-    def count(mask, n):
-        return jnp.argmax(jnp.cumsum(mask) == n + 1).astype(I32)
-
-    return branches.by_batching(walk, count, mask, jnp.asarray(n, I32),
-                                result_shapes=jax.ShapeDtypeStruct((), I32))
-
-
 def random_action(mask, key, decision):
     """The random opponent (``RULES.md`` section 8): decision ``j`` takes legal action
     ``w mod #legal`` of the ascending list of ``mask``, where ``w = hi * 2**32 + lo`` is the
     64-bit number made of the two words of ``key_data(fold_in(key, j))``
     (``engine.uniform_below``): uniform up to a bias below ``#legal / 2**64``, and one
-    threefry hash per decision, where ``jax.random.randint`` took five."""
+    threefry hash per decision, where ``jax.random.randint`` took five. The legal actions are
+    counted and the drawn one found with the mask read as words (``legal_draw``)."""
     sub = jax.random.fold_in(fast_key(key), decision)
-    return nth_legal(mask, engine.uniform_below(sub, jnp.maximum(jnp.sum(mask), 1)))
+    legal = legal_draw.legal_words(mask)
+    return legal_draw.nth(legal, engine.uniform_below(sub, jnp.maximum(legal.total, 1)))
 
 
 def scripted_action(state: GameState, mask):

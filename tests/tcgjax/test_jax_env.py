@@ -82,22 +82,6 @@ def test_observation_hides_the_opponents_placement_during_setup():
     np.testing.assert_array_equal(obs["stack"][0], state.game.players.stack[1 - first])
 
 
-def test_nth_legal_is_the_nth_of_the_ascending_legal_actions():
-    """Masks with no, one, some and all actions legal, every n up to one past the last legal
-    action (which gives 0); one by one, as an env steps on a CPU, and batched."""
-    rng = np.random.default_rng(0)
-    masks = [np.zeros(68, bool), np.ones(68, bool), np.eye(68, dtype=bool)[67],
-             np.eye(68, dtype=bool)[31] | np.eye(68, dtype=bool)[32]]
-    masks += [rng.random(68) < p for p in (0.05, 0.2, 0.5, 0.9) for _ in range(4)]
-    cases = [(m, n) for m in masks for n in range(m.sum() + 1)]
-    mask, n = (jnp.asarray(np.stack(x)) for x in zip(*cases))
-    alone = jax.jit(lambda m, n: jax.lax.map(lambda a: observe.nth_legal(*a), (m, n)))(mask, n)
-    batched = jax.jit(jax.vmap(observe.nth_legal))(mask, n)
-    want = [np.flatnonzero(m)[n] if n < m.sum() else 0 for m, n in cases]
-    np.testing.assert_array_equal(alone, want)
-    np.testing.assert_array_equal(batched, want)
-
-
 MASK = jax.jit(observe.engine.legal_action_mask)
 
 
