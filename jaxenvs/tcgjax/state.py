@@ -213,8 +213,11 @@ def set_player(state: GameState, p, me: PlayerState, base: PlayerState | None = 
 
 
 def turn_player(state: GameState) -> jax.Array:
-    """Odd turns belong to the first player."""
-    return jnp.where(state.turn % 2 == 1, state.first_player, 1 - state.first_player)
+    """Odd turns belong to the first player. Parity as the lowest bit: ``turn % 2`` (floor
+    modulo, the same for every int32) compiles to a sign correction as well, some 14
+    instructions where XLA repeats it in each fused operation that reads the turn player
+    (20 times per TCGJax env step)."""
+    return jnp.where((state.turn & 1) == 1, state.first_player, 1 - state.first_player)
 
 
 def current_player(state: GameState) -> jax.Array:
