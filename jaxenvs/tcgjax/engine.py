@@ -17,6 +17,7 @@ checked (its result is unspecified): take actions from ``legal_action_mask``.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
@@ -35,7 +36,7 @@ from jaxenvs.tcgjax.state import (
     OVER, PARALYZED, POISONED, PROMOTE, SETUP, STACK_SIZE, START_TURN, SWITCH_IN, GameState,
     PlayerState,
     empty_player, player, set_player, stack_players, turn_player)
-from jaxenvs.tcgjax.tables import card_arrays, card_index
+from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays, card_index
 from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
@@ -45,10 +46,25 @@ HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS
 SLOT_FIELDS = ("stack", "energy", "status", "slot_facts")
 
 
+#: Rows of the card tables as ``_card`` reads them: a power of two above the card count, so
+#: that there is a padding row for -1.
+CARD_ROWS = 1 << NUM_CARDS.bit_length()
+
+
+@functools.cache
+def _card_rows(field: str) -> np.ndarray:
+    """Card fact ``field``'s table, padded to ``CARD_ROWS`` rows with copies of card 0's."""
+    table = getattr(card_arrays(), field)
+    return np.concatenate([table, np.repeat(table[:1], CARD_ROWS - len(table), axis=0)])
+
+
 def _card(field: str, idx):
     """Card fact ``field`` (of ``tables.CardArrays``) of card index ``idx`` (any shape; -1
-    entries read card 0)."""
-    return jnp.asarray(getattr(card_arrays(), field))[jnp.maximum(idx, 0)]
+    entries read card 0). Read at ``idx & (CARD_ROWS - 1)``, an index the compiler knows to be
+    in the padded table (-1 reads a padding row, card 0's), so that it drops the read's bounds
+    checks: with ``max(idx, 0)`` on the unpadded table, 5 instructions per read, some 60 reads
+    per TCGJax env step."""
+    return jnp.asarray(_card_rows(field))[jnp.asarray(idx) & (CARD_ROWS - 1)]
 
 
 def _max_arg(op: Op, position: int) -> int:
