@@ -596,10 +596,15 @@ def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameSta
     """The Trainer's effect (``reference/effects.py``, TRAINERS), by opcode, one branch per
     opcode (``branches.switch_in_place``). ``live``: the effect is really played (False where
     ``step``'s result ignores it: under ``vmap`` every branch runs, and the coin loop then
-    need not)."""
+    need not). ``Op.NONE`` (a Pokémon card played) runs none of them (``branches.when``):
+    env by env, one loop entered rather than the switch's one per opcode."""
     played = Played(key, jnp.asarray(p, I32), jnp.asarray(slot, I32), effect[1], effect[0],
                     jnp.asarray(live))
-    return branches.switch_in_place(effect[0], _TRAINER_EFFECTS, state, played)
+
+    def by_opcode(s, t):
+        return branches.switch_in_place(t.op - 1, _TRAINER_EFFECTS, s, t)
+
+    return branches.when(effect[0] != Op.NONE, by_opcode, state, played)
 
 
 def _on_me(fn):
@@ -667,9 +672,8 @@ def _shuffle_draw(s: GameState, t: Played) -> GameState:
     return set_player(s, 1 - t.p, opp, base)
 
 
-#: ``trainer_effect``'s branches, in ``Op`` order.
+#: ``trainer_effect``'s branches, in ``Op`` order from ``Op.DRAW`` (``Op.NONE`` has none).
 _TRAINER_EFFECTS = (
-    lambda s, t: s,
     _on_me(lambda me, a: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
     _switch_opponent,
     _on_me(lambda me, a: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
