@@ -89,15 +89,15 @@ def legal_words(mask: jax.Array) -> LegalWords:
     return LegalWords(prefix, jnp.stack(before), total)
 
 
-def nth(words: LegalWords, n: jax.Array) -> jax.Array:
+def nth(legal: LegalWords, n: jax.Array) -> jax.Array:
     """int32[*batch]: the ``n``-th (0-based) legal action of each mask, in ascending order; 0
     where it has ``n`` or fewer legal actions."""
     n = jnp.asarray(n).astype(U32)
-    holds = (words.before <= n) & (n < words.before + (words.prefix >> 24))  # one word or none
-    left = n - words.before
-    passed = sum((((words.prefix >> (8 * k)) & 0xFF) <= left).astype(U32)
+    holds = (legal.before <= n) & (n < legal.before + (legal.prefix >> 24))  # one word or none
+    left = n - legal.before
+    passed = sum((((legal.prefix >> (8 * k)) & 0xFF) <= left).astype(U32)
                  for k in range(BYTES_PER_WORD))
-    first = jnp.arange(words.prefix.shape[0], dtype=U32) * BYTES_PER_WORD
+    first = jnp.arange(legal.prefix.shape[0], dtype=U32) * BYTES_PER_WORD
     index = first.reshape((-1,) + (1,) * n.ndim) + passed
     return jnp.sum(jnp.where(holds, index, 0), axis=0).astype(jnp.int32)
 

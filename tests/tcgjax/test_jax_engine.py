@@ -20,6 +20,7 @@ from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.reference import RandomPolicy, action_mask, new_game, rules, step
 from jaxenvs.tcgjax.reference.state import game_from_dict
 from jaxenvs.tcgjax.rng import JaxKeyRandomSource, PythonRandomSource
+from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays
 from tests.tcgjax.test_games import random_deck
 
 #: One batch size for every batched call here, so all share one compiled program.
@@ -71,6 +72,16 @@ def test_stable_order_breaks_ties_by_index():
         want = np.full(20, -1)
         want[:n] = np.argsort(keys[:n], kind="stable")
         assert np.array_equal(engine.stable_order(jnp.asarray(keys), n), want)
+
+
+def test_card_facts_are_read_for_every_card_and_minus_one_reads_card_0():
+    """``engine._card`` (tables padded to a power of two, read without bounds checks) gives
+    every fact of every card, and for -1 (an empty entry) card 0's, as the plain table does."""
+    tables = card_arrays()
+    idx = np.arange(-1, NUM_CARDS)
+    for field in tables._fields:
+        np.testing.assert_array_equal(engine._card(field, idx),
+                                      getattr(tables, field)[np.maximum(idx, 0)], err_msg=field)
 
 
 def test_materialize_changes_nothing():
