@@ -8,7 +8,7 @@
 Prints XLA's cost analysis of one env step per env (elementwise operations, bytes read and
 written, state size), then a profile of one run of ``--steps`` steps of the batch that
 ``jaxenvs bench`` times: exclusive op time by op kind and by env source line, with the op
-time per env step (``jaxenvs/profiling.py``). The CPU is one XLA device (one op thread), so
+time per env step (``benchmarks/profiling.py``). The CPU is one XLA device (one op thread), so
 the figures are one core's.
 
 An env that steps env by env on a CPU (``Environment.loop_on_cpu``: PokeJAX, TCGJax) runs its
@@ -29,7 +29,8 @@ import sys
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=1")
 
 import jaxenvs  # noqa: E402
-from jaxenvs import bench, profiling  # noqa: E402
+import profiling  # noqa: E402  (benchmarks/profiling.py)
+from jaxenvs import bench  # noqa: E402
 
 
 def _table(title: str, seconds: dict[str, float], total: float, top: int) -> None:

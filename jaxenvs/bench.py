@@ -60,7 +60,8 @@ import jaxlib
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxenvs
-from jaxenvs import legal_draw, threefry
+from jaxenvs._src import legal_draw
+from jaxenvs._src.keys import like, unrolled_on_cpu
 from jaxenvs.devices import add_cpu_devices_option, per_device
 from jaxenvs.registry import import_reference_adapter
 
@@ -199,12 +200,12 @@ def random_rollout(env, params, num_steps: int, sharding: NamedSharding | None =
         # The harness's own draws unrolled on a CPU (the same bits, a shorter compile); the
         # keys it keeps and hands on are of the kind it was given.
         next_keys, action_keys, step_keys = jax.vmap(
-            lambda key: jax.random.split(threefry.unrolled_on_cpu(key), 3), out_axes=1)(keys)
+            lambda key: jax.random.split(unrolled_on_cpu(key), 3), out_axes=1)(keys)
         actions = random_actions(space, action_keys, obs)
         obs, states, reward, terminated, truncated, _ = jax.vmap(
-            env.step, in_axes=(0, 0, 0, None))(threefry.like(step_keys, keys), states, actions,
+            env.step, in_axes=(0, 0, 0, None))(like(step_keys, keys), states, actions,
                                                params)
-        return threefry.like(next_keys, keys), states, (obs, reward, terminated, truncated)
+        return like(next_keys, keys), states, (obs, reward, terminated, truncated)
 
     def body(carry, _):
         keys, states, (obs, *_) = carry
@@ -420,7 +421,7 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
         f"Random actions (uniform among the legal ones where the observation has an "
         f"`action_mask`, else over the action space), full `env.step` with auto-reset, "
         f"`vmap` over the batch (which an env with `loop_on_cpu` runs on a CPU as a loop "
-        f"over the batch in one kernel, `jaxenvs.loop_vmap`), one `lax.scan` under `jit`; "
+        f"over the batch in one kernel, `jaxenvs._src.loop_vmap`), one `lax.scan` under `jit`; "
         f"median and best of {first['repeats']} timed runs.", "",
         row("batch size", [str(r["batch_size"]) for r in records]),
         row("---", ["--:"] * len(records)),

@@ -16,8 +16,8 @@ from typing import Any
 import jax
 from gymnax.environments import environment
 
-from jaxenvs import branches, threefry
-from jaxenvs.loop_vmap import loop_vmap
+from jaxenvs._src import branches, gate, keys
+from jaxenvs._src.loop_vmap import loop_vmap
 
 
 class Environment(environment.Environment):
@@ -29,23 +29,24 @@ class Environment(environment.Environment):
 
     gymnax's ``step`` computes a reset for every env at every step and keeps it where the
     episode ended, and under ``vmap`` every branch of a ``cond`` runs for every env. A
-    subclass whose step is mostly branches (a game engine's rules) sets ``loop_on_cpu``: a
-    batch on a CPU then runs env by env in one XLA:CPU kernel (``jaxenvs.loop_vmap``), where
-    each branch, the auto-reset among them, runs only where it applies. The result is the
-    same, bit for bit: each finished env gets ``reset_env`` of the same key.
+    subclass whose step is mostly branches (a game engine's rules) sets ``loop_on_cpu``: on
+    the XLA:CPU fast path (``jaxenvs._src.gate``) a batch then runs env by env in one kernel
+    (``jaxenvs._src.loop_vmap``), where each branch, the auto-reset among them, runs only
+    where it applies. The result is the same, bit for bit: each finished env gets
+    ``reset_env`` of the same key.
     """
 
-    #: On a CPU, step a batch env by env in one kernel (``jaxenvs.loop_vmap``), each env's
-    #: auto-reset a real branch; on other backends, ``vmap`` (class docstring).
+    #: On the fast path, step a batch env by env in one kernel, each env's auto-reset a real
+    #: branch; elsewhere gymnax's step under ``vmap`` (class docstring).
     loop_on_cpu: bool = False
     #: With ``loop_on_cpu``: each env's results written as one row of a ``[batch, entries]``
     #: array (``loop_vmap``'s ``rows``), fewer instructions where the state and observation
     #: are small multi-axis arrays (TCGJax), more where they are many small leaves (PokeJAX).
     loop_rows: bool = False
-    #: On a CPU, draw ``reset``'s and ``step``'s random numbers (the auto-reset's key split
-    #: among them) with ``jaxenvs.threefry.UNROLLED`` where the key is JAX's default threefry:
-    #: the same bits, a shorter compile (``threefry.unrolled_on_cpu``). Only for an env whose
-    #: state holds no key, since the keys its functions see are then of that other kind.
+    #: On the fast path, draw ``reset``'s and ``step``'s random numbers (the auto-reset's key
+    #: split among them) unrolled (``jaxenvs._src.keys``): the same bits, a shorter compile.
+    #: Only for an env whose state holds no key, since the keys its functions see are then
+    #: of another kind.
     unrolled_keys_on_cpu: bool = False
     #: The env also runs with ``jax_enable_x64`` on. The game engines (PokeJAX, TCGJax) are
     #: written for JAX's default 32-bit mode, where their integer tables and loop carries
@@ -55,7 +56,7 @@ class Environment(environment.Environment):
 
     def _own_key(self, key):
         """The key ``reset`` and ``step`` draw with (``unrolled_keys_on_cpu``)."""
-        return threefry.unrolled_on_cpu(key) if self.unrolled_keys_on_cpu else key
+        return keys.unrolled_on_cpu(key) if self.unrolled_keys_on_cpu else key
 
     def _check_precision_mode(self) -> None:
         """Refuse to trace in x64 mode an env that does not support it (``supports_x64``)."""
@@ -80,7 +81,7 @@ class Environment(environment.Environment):
         self._check_precision_mode()
         if params is None:
             params = self.default_params
-        if self.loop_on_cpu:
+        if self.loop_on_cpu and gate.enabled():
             return loop_vmap(self._step_then_reset, updates={1: 1}, rows=self.loop_rows)(
                 key, state, action, params)
         return environment.Environment.step(self, self._own_key(key), state, action, params)

@@ -1,12 +1,14 @@
-"""``jaxenvs.branches``: ``switch`` and ``cond`` give ``lax.switch``'s and ``lax.cond``'s
-results in every form, and their batched form leaves the operands the batch shares (a
-closed-over table among them) unbroadcast."""
+"""``jaxenvs._src.cpu_kernels.branches``: ``switch`` and ``cond`` give ``lax.switch``'s and
+``lax.cond``'s results in every form, and their batched form leaves the operands the batch
+shares (a closed-over table among them) unbroadcast; ``first_rows`` through the gate."""
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs import branches
+from jaxenvs._src import branches as gated
+from jaxenvs._src.cpu_kernels import branches
+from tests.fast_path import fast_path_only
 
 TABLE = jnp.arange(1000 * 13, dtype=jnp.int32).reshape(1000, 13)
 
@@ -186,7 +188,7 @@ def test_first_rows_computes_the_rows_below_count_and_zeros_after_in_every_form(
     want = np.stack([_rows_expected(c, b) for c, b in zip([0, 2, 6, 9], [5, 7, 1, 3])])
 
     def table(count, base):
-        return branches.first_rows(_row_of, 6, count, base)
+        return gated.first_rows(_row_of, 6, count, base)
 
     alone = [jax.jit(table)(c, b) for c, b in zip(counts, bases)]
     np.testing.assert_array_equal(np.stack(alone), want)
@@ -196,9 +198,10 @@ def test_first_rows_computes_the_rows_below_count_and_zeros_after_in_every_form(
                                   np.stack([_rows_expected(2, b) for b in [5, 7, 1, 3]]))
 
 
+@fast_path_only
 def test_first_rows_is_a_loop_unbatched_and_vectorized_batched():
     def table(count, base):
-        return branches.first_rows(_row_of, 6, count, base)
+        return gated.first_rows(_row_of, 6, count, base)
 
     unbatched = jax.jit(table).lower(jnp.int32(2), jnp.int32(0)).as_text()
     batched = jax.jit(jax.vmap(table)).lower(jnp.zeros(3, jnp.int32),

@@ -6,7 +6,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.kernel import ATTRIBUTES, one_kernel
+from jaxenvs._src import kernel as gated
+from jaxenvs._src.cpu_kernels.kernel import ATTRIBUTES, one_kernel
 
 
 def _damped(x, rate):
@@ -37,13 +38,13 @@ def test_same_results_unbatched_vmapped_and_in_a_scan():
 
 def test_compiled_as_one_marked_call_on_a_cpu(monkeypatch):
     """XLA keeps exactly the one marked call (the functions JAX jits inside it are inlined,
-    unmarked); on another backend nothing is marked."""
+    unmarked); through the gate, on another backend, nothing is marked."""
     x = jnp.linspace(-3.0, 3.0, 6)
     text = jax.jit(one_kernel(_damped)).lower(x, 0.9).compile().as_text()
     assert len(_kernel_calls(text)) == 1
     assert text.count('inlineable="false"') == 1
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
-    lowered = jax.jit(one_kernel(_damped)).lower(x, 0.9).as_text()
+    lowered = jax.jit(gated.one_kernel(_damped)).lower(x, 0.9).as_text()
     assert "xla_cpu_small_call" not in lowered
 
 

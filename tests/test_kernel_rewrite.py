@@ -7,8 +7,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs import kernel_rewrite
-from jaxenvs.kernel import one_kernel
+from jaxenvs._src.cpu_kernels import kernel_rewrite
+from jaxenvs._src.cpu_kernels.kernel import one_kernel
 from tests.x64 import run_in_x64
 
 
@@ -96,7 +96,7 @@ def test_threefry_draws_of_64_bit_words_are_made_unrolled_with_the_same_bits():
     script = """if True:
         import jax, jax.numpy as jnp, numpy as np
         import jax.extend.core as jex
-        from jaxenvs import kernel_rewrite
+        from jaxenvs._src.cpu_kernels import kernel_rewrite
         def draws(key):
             a, b = jax.random.split(jax.random.fold_in(key, 3))
             return (jax.random.key_data(a), jax.random.bits(b, (4,), jnp.uint64),

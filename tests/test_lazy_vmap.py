@@ -1,4 +1,4 @@
-"""``jaxenvs.lazy_vmap.custom_vmap``: unbatched calls run the function, batched ones the rule,
+"""``jaxenvs._src.cpu_kernels.lazy_vmap.custom_vmap``: unbatched calls run the function, batched ones the rule,
 and the function is traced only where a call is compiled unbatched."""
 
 import jax
@@ -6,7 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs import lazy_vmap
+from jaxenvs._src.cpu_kernels import lazy_vmap
 
 
 def _counted():

@@ -1,4 +1,4 @@
-"""The batch's legal-action draw (``jaxenvs.legal_draw``) against the plain definition, in
+"""The batch's legal-action draw (``jaxenvs._src.legal_draw``) against the plain definition, in
 Python integers: the ``floor(w * count / 2**64)``-th legal action of each mask, in ascending
 order."""
 
@@ -8,7 +8,7 @@ import jax
 import numpy as np
 import pytest
 
-from jaxenvs import legal_draw
+from jaxenvs._src import legal_draw
 
 
 def plain_draw(words, mask):

@@ -6,8 +6,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.kernel import ATTRIBUTES
-from jaxenvs.loop_vmap import loop_vmap
+from jaxenvs._src.cpu_kernels.kernel import ATTRIBUTES
+from jaxenvs._src import loop_vmap as gated
+from jaxenvs._src.cpu_kernels.loop_vmap import loop_vmap
 
 
 def _turn(board, move, table):
@@ -88,10 +89,10 @@ def test_in_a_scan_the_batch_is_one_kernel_holding_a_loop_and_a_real_branch():
     assert " conditional(" in text  # and the branch is one, not a select of both sides
 
 
-def test_on_an_accelerator_the_batched_form_is_vmap(monkeypatch):
+def test_through_the_gate_on_an_accelerator_the_batched_form_is_vmap(monkeypatch):
     boards, moves = _batch(4)
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
-    looped = jax.jit(jax.vmap(loop_vmap(_turn), (0, 0, None)))
+    looped = jax.jit(jax.vmap(gated.loop_vmap(_turn), (0, 0, None)))
     assert "xla_cpu_small_call" not in looped.lower(boards, moves, TABLE).as_text()
     _assert_equal(looped(boards, moves, TABLE),
                   jax.vmap(_turn, (0, 0, None))(boards, moves, TABLE))

@@ -9,7 +9,9 @@ import jax.numpy as jnp
 import pytest
 
 import jaxenvs
-from jaxenvs import profiling
+from tests.benchmark_scripts import load_benchmark_script
+
+profiling = load_benchmark_script("profiling")
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +67,6 @@ def test_marginal_cost_of_a_step_function(pong):
 def test_marginal_cost_rejects_a_function_the_step_never_calls(pong):
     env, params = pong
     with pytest.raises(ValueError, match="never called"):
-        profiling.marginal_costs(env, params, ["jaxenvs.barrier.materialize"], 4, 2, rounds=1)
+        profiling.marginal_costs(env, params, ["jaxenvs._src.barrier.materialize"], 4, 2, rounds=1)
     with pytest.raises(ValueError, match="no function"):
         profiling.marginal_costs(env, params, ["jaxenvs.pong.core.nope"], 4, 2, rounds=1)

@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs import rounds
+from jaxenvs._src import rounds as gated
+from jaxenvs._src.cpu_kernels import rounds
 
 
 def _going(operands, carry):
@@ -25,8 +26,8 @@ def _collatz(operands, carry):
     return jnp.where(n % 2 == 0, n // 2, 3 * n + stride), steps + 1
 
 
-def _loop(limit, stride, start, steps0, kernel=False):
-    return rounds.while_loop(_going, _collatz, (limit, stride), (start, steps0), fraction=8,
+def _loop(limit, stride, start, steps0, kernel=False, module=rounds):
+    return module.while_loop(_going, _collatz, (limit, stride), (start, steps0), fraction=8,
                              kernel=kernel)
 
 
@@ -75,15 +76,18 @@ def test_unbatched_call_is_one_loop(kernel):
 
 def test_rounds_only_on_a_cpu_and_above_one_round(monkeypatch):
     """The batched form gathers and scatters (rounds) exactly where the module says it does:
-    a CPU batch larger than one round (``round_size``: 300 // 8 = 37, at least 2)."""
-    def uses_rounds(batch):
+    a CPU batch larger than one round (``round_size``: 300 // 8 = 37, at least 2); through
+    the gate, on another backend, none."""
+    def uses_rounds(batch, module=rounds):
         limit, start = _inputs(batch)
-        jaxpr = jax.make_jaxpr(jax.vmap(_loop, (0, None, 0, None)))(limit, 1, start,
+        loop = lambda *args: _loop(*args, module=module)
+        jaxpr = jax.make_jaxpr(jax.vmap(loop, (0, None, 0, None)))(limit, 1, start,
                                                                    jnp.int32(0))
         return "scatter" in str(jaxpr)
 
     assert rounds.round_size(300, 8) == 37 and rounds.round_size(9, 8) == 2
     assert uses_rounds(300) and uses_rounds(3)
     assert not uses_rounds(2) and not uses_rounds(1)
+    assert uses_rounds(300, gated)
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
-    assert not uses_rounds(300)
+    assert not uses_rounds(300, gated)

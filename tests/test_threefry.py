@@ -1,10 +1,11 @@
-"""``jaxenvs.threefry.UNROLLED``: the default ``threefry2x32`` stream, bit for bit."""
+"""``jaxenvs._src.cpu_kernels.threefry.UNROLLED``: the default ``threefry2x32`` stream, bit for bit."""
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.threefry import fast_key, is_threefry, like, unrolled_on_cpu
+from jaxenvs._src.cpu_kernels.threefry import fast_key, is_threefry, unrolled_on_cpu
+from jaxenvs._src.keys import like
 from tests.x64 import run_in_x64
 
 
@@ -43,7 +44,7 @@ def test_fast_key_gives_the_jax_stream_in_64_bits():
     draws, as HalfCheetah's float64 reset makes them."""
     script = """if True:
         import jax, jax.numpy as jnp, numpy as np
-        from jaxenvs.threefry import fast_key
+        from jaxenvs._src.cpu_kernels.threefry import fast_key
         def draws(key):
             return (jax.random.bits(key, (50,), jnp.uint64),
                     jax.random.uniform(key, (50,), jnp.float64, -1, 1),

@@ -16,7 +16,7 @@ every call compiles to the same kernels as a batch of 2 or more. This costs a se
 at batch 1; larger batches run as plain ``vmap``.
 Measured: with it, trajectories agree bit for bit unbatched and at batches 1, 2, 7 and 300
 (``tests/halfcheetah/test_batch_invariance.py``).
-(It is a ``jaxenvs.lazy_vmap.custom_vmap``, so not differentiable; nothing here is meant to
+(It is a ``jaxenvs._src.batching.custom_vmap``, so not differentiable; nothing here is meant to
 be differentiated.)
 """
 
@@ -27,7 +27,7 @@ from typing import Callable
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import lazy_vmap
+from jaxenvs._src.batching import custom_vmap
 
 
 def _vmap(fun, in_batched, args, pad: bool):
@@ -64,4 +64,4 @@ def batch_invariant(fun: Callable, shared_argnums: tuple[int, ...] = ()) -> Call
         return out, jax.tree.map(lambda _: True, out)
 
     # the unbatched form's trace (the whole function on a batch of two) only where it runs
-    return lazy_vmap.custom_vmap(alone, rule, lambda *args: jax.eval_shape(fun, *args))
+    return custom_vmap(alone, rule, lambda *args: jax.eval_shape(fun, *args))

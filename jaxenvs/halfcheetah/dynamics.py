@@ -86,5 +86,5 @@ def actuator(ctrl: jax.Array, dtype) -> jax.Array:
     lo, hi = model.CTRL_RANGE
     torque = const(model.ACTUATOR_GEAR, dtype) * jnp.clip(jnp.asarray(ctrl, dtype), lo, hi)
     # The motors drive the last dofs (``model.ACTUATED_DOFS``); a concatenation, not a
-    # scatter, so that it can go in an XLA:CPU kernel (``jaxenvs.kernel``).
+    # scatter, so that it can go in an XLA:CPU kernel (``jaxenvs._src.cpu_kernels.kernel``).
     return jnp.concatenate([jnp.zeros(model.ACTUATED_DOFS[0], dtype), torque])

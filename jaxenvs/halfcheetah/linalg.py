@@ -48,7 +48,7 @@ BLOCK = 3
 def ordered_reduce(op, terms) -> jax.Array:
     """``op(op(terms[0], terms[1]), terms[2])...``, left to right: a reduction as a chain of
     elementwise operations, which XLA neither reorders nor hands to a library (a reduction in
-    an XLA:CPU kernel can fail to compile there; ``jaxenvs.kernel``)."""
+    an XLA:CPU kernel can fail to compile there; ``jaxenvs._src.cpu_kernels.kernel``)."""
     terms = list(terms)
     total = terms[0]
     for term in terms[1:]:

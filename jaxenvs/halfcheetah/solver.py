@@ -26,7 +26,7 @@ would run every state of a batch as long as its slowest, so on a CPU a batch tak
 in rounds over the states still iterating (``rounds.while_loop``): 3-4x fewer Newton steps at 256
 states. Either way each state's steps are the same operations as alone, so its result does
 not depend on the batch it runs in. On a CPU the iterations compile as XLA:CPU kernels
-(``jaxenvs.kernel``), without a dispatch per fused operation: where they run as one loop (a
+(``jaxenvs._src.cpu_kernels.kernel``), without a dispatch per fused operation: where they run as one loop (a
 batch within one round: a lone env, small batches) the whole loop is one kernel, and in
 rounds each round's Newton step is one. (So the step's reductions are elementwise chains,
 ``linalg.ordered_reduce``: XLA handed ``jnp.max`` over a round of 256 states to YNNPACK,
@@ -39,7 +39,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
-from jaxenvs import rounds
+from jaxenvs._src import rounds
 from jaxenvs.halfcheetah import linalg
 from jaxenvs.halfcheetah.constraint import ROW_WEIGHT, Rows
 from jaxenvs.halfcheetah.model import const

@@ -42,7 +42,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.state import (STATUSES, VOLATILES, BattleState, add_at, chance, draw,
                                    put)

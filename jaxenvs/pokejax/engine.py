@@ -249,7 +249,7 @@ def warm_up() -> None:
     from jaxenvs.pokejax.data import team_pool
 
     pool = team_pool()
-    pair = [tm.to_arrays(tm.parse(pool.packed(k))) for k in (0, 1)]
+    pair = [tm.to_arrays(tm.parse(tm.packed(pool, k))) for k in (0, 1)]
     teams = {key: np.stack([np.stack([a[key] for a in pair])] * BATCH) for key in pair[0]}
     start, chunk = _batched()
     state, _ = start(teams, np.ones((BATCH, 4), np.int32))
@@ -354,30 +354,3 @@ def replay(traj) -> tuple[Divergence | None, int]:
         if diff:
             return Divergence(i, choices, diff, report["log"], report["rng"]), i + 1
     return None, len(traj.reports)
-
-
-def supported_team(rng: np.random.Generator, size: int = 6) -> list[tm.PokemonSet]:
-    """A random legal team whose moves the engine supports: distinct species that learn at
-    least one supported move, 1-4 of those moves each, levels 50-100, random DVs (the HP DV
-    derived as in Gen 1) and stat experience."""
-    from jaxenvs.pokejax.moves import SUPPORTED
-
-    data = gen1()
-    supported = np.array(sorted(data.move_index[m] for m in SUPPORTED if m != "struggle"))
-    candidates = [s for s in range(1, len(data.species_names))
-                  if data.learnable[s, supported].any()]
-    team = []
-    for s in rng.choice(candidates, size, replace=False):
-        learn = supported[data.learnable[s, supported]]
-        moves = rng.choice(learn, min(len(learn), int(rng.integers(1, 5))), replace=False)
-        dv = rng.integers(0, 16, 6)
-        dv[0] = (dv[1] % 2) * 8 + (dv[2] % 2) * 4 + (dv[5] % 2) * 2 + dv[3] % 2
-        dv[4] = dv[3]
-        evs = rng.integers(0, 256, 6)
-        evs[4] = evs[3]
-        team.append(tm.PokemonSet(species=data.species_names[s],
-                                  moves=tuple(data.move_names[m] for m in moves),
-                                  level=int(rng.integers(50, 101)),
-                                  evs=tuple(int(v) for v in evs),
-                                  ivs=tuple(int(2 * v + rng.integers(0, 2)) for v in dv)))
-    return team

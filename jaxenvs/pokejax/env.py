@@ -41,9 +41,9 @@ import numpy as np
 from flax import struct
 from gymnax.environments import spaces
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.environment import Environment
-from jaxenvs.pokejax import engine, moves, observe, opponents, turn
+from jaxenvs.pokejax import moves, observe, opponents, turn
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.state import P1, P2, REQ_NONE, BattleState, init_state
@@ -77,7 +77,7 @@ class PokeJAXState:
 def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
     """A pool of ``size`` random legal six-Pokémon teams of supported moves."""
     rng = np.random.default_rng(seed)
-    rows = [tm.to_arrays(engine.supported_team(rng)) for _ in range(size)]
+    rows = [tm.to_arrays(tm.supported_team(rng)) for _ in range(size)]
     return {k: np.stack([r[k] for r in rows]) for k in _TEAM_FIELDS}
 
 

@@ -51,7 +51,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax.data import gen1

@@ -19,7 +19,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.state import VOLATILES, BattleState

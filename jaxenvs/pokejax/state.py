@@ -26,8 +26,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import branches
-from jaxenvs.barrier import materialize
+from jaxenvs._src import branches
+from jaxenvs._src.barrier import materialize
 from jaxenvs.pokejax import prng
 from jaxenvs.pokejax.data import Gen1Data, gen1
 from jaxenvs.pokejax.stats import calc_stats
@@ -428,7 +428,7 @@ def put(array: jax.Array, index, value, when=True) -> jax.Array:
     the battle state's indices are (a side, a party position, a move slot; a negative one
     counts from the end, as in ``.at``). One dynamic update: in XLA:CPU's kernel a scatter is
     a clamped read, a check that drops an update out of range and a write, one point after the
-    other (``jaxenvs.kernel_rewrite``), where this is the write alone."""
+    other (``jaxenvs._src.cpu_kernels.kernel_rewrite``), where this is the write alone."""
     return _update(array, index, lambda old: jnp.broadcast_to(value, old.shape), when)
 
 

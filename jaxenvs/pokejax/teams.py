@@ -272,3 +272,35 @@ def from_arrays(pool: TeamPool, index: int, data: Gen1Data | None = None) -> lis
                        evs=tuple(int(v) for v in pool.evs[index, p]),
                        ivs=tuple(int(v) for v in pool.ivs[index, p]))
             for p in range(pool.species.shape[1]) if pool.species[index, p]]
+
+
+def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
+    """A random legal team whose moves the engine supports: distinct species that learn at
+    least one supported move, 1-4 of those moves each, levels 50-100, random DVs (the HP DV
+    derived as in Gen 1) and stat experience."""
+    from jaxenvs.pokejax.moves import SUPPORTED
+
+    data = gen1()
+    supported = np.array(sorted(data.move_index[m] for m in SUPPORTED if m != "struggle"))
+    candidates = [s for s in range(1, len(data.species_names))
+                  if data.learnable[s, supported].any()]
+    team = []
+    for s in rng.choice(candidates, size, replace=False):
+        learn = supported[data.learnable[s, supported]]
+        moves = rng.choice(learn, min(len(learn), int(rng.integers(1, 5))), replace=False)
+        dv = rng.integers(0, 16, 6)
+        dv[0] = (dv[1] % 2) * 8 + (dv[2] % 2) * 4 + (dv[5] % 2) * 2 + dv[3] % 2
+        dv[4] = dv[3]
+        evs = rng.integers(0, 256, 6)
+        evs[4] = evs[3]
+        team.append(PokemonSet(species=data.species_names[s],
+                                  moves=tuple(data.move_names[m] for m in moves),
+                                  level=int(rng.integers(50, 101)),
+                                  evs=tuple(int(v) for v in evs),
+                                  ivs=tuple(int(2 * v + rng.integers(0, 2)) for v in dv)))
+    return team
+
+
+def packed(pool: TeamPool, index: int) -> str:
+    """Team ``index`` of ``pool`` in Showdown's packed format (what the reference is given)."""
+    return pack(from_arrays(pool, index))

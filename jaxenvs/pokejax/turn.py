@@ -34,7 +34,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.pokejax import conditions as cond
 from jaxenvs.pokejax import moves as mv
 from jaxenvs.pokejax.data import gen1

@@ -6,7 +6,7 @@ The rules of ``RULES.md``, stage by stage as the reference engine (``reference/r
 game's key as ``rng.py`` defines the stream: call ``k`` uses ``fold_in(key, k)`` and the state
 keeps ``k`` (``rng_counter``); a call the reference makes only under a condition is made (and
 counted) here under the same condition, so both engines draw the same answers. (The key is
-used as ``jaxenvs.threefry.fast_key``: the same answers, computed faster.)
+used as ``jaxenvs._src.keys.fast_key``: the same answers, computed faster.)
 
 ``step(state, action, key)`` applies one legal action of ``current_player`` and runs the
 automatic flow (after-attack knock-outs, end of turn, checkup, start of the next turn) to the
@@ -24,12 +24,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs import barrier, branches
+from jaxenvs._src import barrier, branches
+from jaxenvs._src.keys import fast_key
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
+from jaxenvs.tcgjax.constants import OPENING_HAND, TURN_LIMIT, WEAKNESS_BONUS, WIN_POINTS
 from jaxenvs.tcgjax.effects import EType, Op
-from jaxenvs.tcgjax.reference.rules import WEAKNESS_BONUS
-from jaxenvs.tcgjax.reference.state import OPENING_HAND, TURN_LIMIT, WIN_POINTS
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE
 from jaxenvs.tcgjax.state import (
     AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNED, CONFUSED, END_TURN, MAIN, MAX_PENDING, NEVER,
@@ -37,7 +37,6 @@ from jaxenvs.tcgjax.state import (
     PlayerState,
     empty_player, player, set_player, stack_players, turn_player)
 from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays, card_index
-from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 from flax import struct
 from gymnax.environments import spaces
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.environment import Environment
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine, observe

@@ -31,7 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.loop_vmap import loop_vmap
+from jaxenvs._src.loop_vmap import loop_vmap
 from jaxenvs.tcgjax import convert, engine
 from jaxenvs.tcgjax.cards import Deck, sample_decks
 from jaxenvs.tcgjax.reference.policies import RandomPolicy
@@ -172,7 +172,7 @@ def batch_new_game(seeds, cards, types, num_types, deck_ids):
 
 
 #: The two forms of a batched step: ``"loop"``, each game's step run alone, one after the
-#: other, as the environments run them on a CPU (``jaxenvs.loop_vmap``: the rules as real
+#: other, as the environments run them on a CPU (``jaxenvs._src.cpu_kernels.loop_vmap``: the rules as real
 #: branches, and the env-by-env form of each ``branches.by_batching``); ``"vmap"``, every
 #: branch for every game and selected, the vectorized forms (as on a GPU).
 FORMS = ("loop", "vmap")

@@ -34,13 +34,13 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
-from jaxenvs import branches, legal_draw
+from jaxenvs._src import branches, legal_draw
+from jaxenvs._src.keys import fast_key
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine
 from jaxenvs.tcgjax.state import (
     ATTACH_BENCH, SETUP, GameState, current_player, player)
 from jaxenvs.tcgjax.tables import NUM_CARDS
-from jaxenvs.threefry import fast_key
 
 I32 = jnp.int32
 
@@ -90,7 +90,7 @@ def sorted_deck(deck, deck_size):
     deck's order hidden). Env by env (``branches.by_batching``), each card is placed at its
     rank, counted for all 20 at once as a sum over the rows of their 20 x 20 compares (the
     cards vector-wide): in TCGJax's CPU kernel the sort, rewritten there as 20 x 20 compares
-    (``jaxenvs.kernel_rewrite``) summed along each row, was half the time of the observation
+    (``jaxenvs._src.cpu_kernels.kernel_rewrite``) summed along each row, was half the time of the observation
     (4,096 recorded states on one core: 351 ns with it, 173 without; 267 with a loop over the
     deck's cards counting each one's rank, 235 with this)."""
     last = jnp.where(jnp.arange(deck.shape[0]) < deck_size, deck, NUM_CARDS)

@@ -22,7 +22,7 @@ number ``k`` (0, 1, 2, ... counted over all three methods since the game started
 
 ``key`` is ``jax.random.key(seed)`` (threefry). The JAX engine keeps the counter ``k`` in its
 state; both engines then make the same calls in the same order and get the same answers (the
-engine computes them with the threefry hash unrolled, ``jaxenvs.threefry.fast_key``: the same
+engine computes them with the threefry hash unrolled, ``jaxenvs._src.keys.fast_key``: the same
 bits).
 """
 

@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import branches
+from jaxenvs._src import branches
 from jaxenvs.tcgjax import packed
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES

@@ -8,14 +8,14 @@ draw (the ``SetStatus`` tie-break, sleep's and confusion's lengths) and which do
 import numpy as np
 
 from jaxenvs.pokejax import conditions as cond
-from jaxenvs.pokejax import engine, moves, turn
+from jaxenvs.pokejax import moves, turn
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.state import init_state
 
 
 def _state():
     rng = np.random.default_rng(3)
-    arrays = [tm.to_arrays(engine.supported_team(rng, 3)) for _ in range(2)]
+    arrays = [tm.to_arrays(tm.supported_team(rng, 3)) for _ in range(2)]
     return turn.start(init_state(arrays, (1, 2, 3, 4)))
 
 

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.pokejax import damage as dmg
+from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import gen1, team_pool
 
 ROLLS = np.arange(dmg.MIN_ROLL, dmg.MAX_ROLL + 1)
@@ -56,7 +57,7 @@ def test_damage_and_crit_chance_match_showdown(showdown):
         cases = _cases(pool, int(i), rng)
         if not cases:
             continue
-        results = showdown.damage(pool.packed(2 * i), pool.packed(2 * i + 1), cases)
+        results = showdown.damage(tm.packed(pool, 2 * i), tm.packed(pool, 2 * i + 1), cases)
         for case, res in zip(cases, results):
             move = d.move(case["move"])
             mtype = d.type_index[move["type"]]

@@ -7,7 +7,7 @@ requests and legal choices, party order, HP, fainted/active flags, status and it
 boosts, modified and stored stats, types, species, volatiles with the confusion counter and the
 substitute's HP, moves, PP, last moves, the sides' selected moves, the last damage, and the
 PRNG (number of LCG outputs and the last one). Teams: ``gen1randombattle`` pool teams (all
-playable), random legal teams of every supported move (``engine.supported_team``), and mirror
+playable), random legal teams of every supported move (``teams.supported_team``), and mirror
 matches of those (the same team on both sides: speed ties, and so the tie-break draws of the
 event system, are frequent).
 """
@@ -27,7 +27,7 @@ from jaxenvs.pokejax.state import from_report, init_state
 def _random_team_battles(showdown, n, seed, mirror):
     rng = np.random.default_rng(seed)
     for _ in range(n):
-        packed = [tm.pack(engine.supported_team(rng)) for _ in range(2)]
+        packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
         if mirror:
             packed[1] = packed[0]
         words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
@@ -42,7 +42,7 @@ def _pool_battles(showdown, n, seed):
     for _ in range(n):
         a, b = (int(k) for k in rng.integers(0, len(pool.moves), 2))
         words, policy = ([int(w) for w in rng.integers(0, 1 << 16, 4)] for _ in range(2))
-        yield showdown.random_battle(words, (pool.packed(a), pool.packed(b)),
+        yield showdown.random_battle(words, (tm.packed(pool, a), tm.packed(pool, b)),
                                      policy_seed=policy)
 
 
@@ -126,7 +126,7 @@ def test_legal_actions_follow_the_request():
     """Move requests offer moves with PP (or Struggle) and living benched Pokémon; switch
     requests only the Pokémon; asleep or frozen, only Fight (``move 1``) and the switches."""
     rng = np.random.default_rng(0)
-    arrays = [tm.to_arrays(engine.supported_team(rng, 3)) for _ in range(2)]
+    arrays = [tm.to_arrays(tm.supported_team(rng, 3)) for _ in range(2)]
     state = turn.start(init_state(arrays, (1, 2, 3, 4)))
     legal = np.asarray(turn.legal_actions(state))
     n_moves = [(arrays[s]["moves"][0] > 0).sum() for s in range(2)]

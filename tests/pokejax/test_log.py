@@ -58,7 +58,7 @@ def _logged_team(rng):
     """A random legal team of supported moves, cut down to ``log.LOGGED_MOVES`` (a Pokémon
     left without a move is dropped)."""
     team = [dataclasses.replace(s, moves=tuple(m for m in s.moves if m in log.LOGGED_MOVES))
-            for s in engine.supported_team(rng)]
+            for s in tm.supported_team(rng)]
     return [s for s in team if s.moves]
 
 

@@ -20,7 +20,7 @@ def start():
     """A battle at turn 1 (leads out) between two random teams of supported moves, and what
     the leads revealed."""
     rng = np.random.default_rng(11)
-    packed = [tm.pack(engine.supported_team(rng)) for _ in range(2)]
+    packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
     state = engine.initial_state([1, 2, 3, 4], packed)
     return state, observe.reveal(observe.nothing_revealed(), None, state)
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import team_pool
 from jaxenvs.pokejax.reference import ShowdownError, ShowdownProcess, driver, reference_problem
 
@@ -10,7 +11,7 @@ SEED = [1, 2, 3, 4]
 
 def _teams(i=0):
     pool = team_pool()
-    return pool.packed(2 * i), pool.packed(2 * i + 1)
+    return tm.packed(pool, 2 * i), tm.packed(pool, 2 * i + 1)
 
 
 def test_report_fields(showdown):
@@ -132,7 +133,7 @@ def test_standard_battles_save_and_load(showdown, tmp_path):
 
     trajs = list(random_battles(showdown, range(3)))
     assert all(t.reports[-1]["ended"] for t in trajs)
-    assert battle_inputs(1)[1] == (team_pool().packed(2), team_pool().packed(3))
+    assert battle_inputs(1)[1] == (tm.packed(team_pool(), 2), tm.packed(team_pool(), 3))
     assert save_trajectories(tmp_path / "t.jsonl.gz", trajs) == 3
     assert load_trajectories(tmp_path / "t.jsonl.gz") == trajs
 

@@ -29,7 +29,7 @@ def test_pool_teams(showdown):
     """200 pool teams (1,200 Pokémon)."""
     pool = team_pool()
     idx = np.arange(0, 10_000, 50)
-    want = _showdown_stats(showdown, [pool.packed(int(i)) for i in idx])
+    want = _showdown_stats(showdown, [teams.packed(pool, int(i)) for i in idx])
     got = _ours({k: getattr(pool, k)[idx] for k in ("species", "ivs", "evs", "level")})
     np.testing.assert_array_equal(got, want)
 

@@ -44,7 +44,7 @@ def test_export_parses_like_showdown(showdown):
 
 def test_packed_parses_like_showdown(showdown):
     pool = team_pool()
-    texts = [pool.packed(i) for i in range(0, 1000, 97)]
+    texts = [teams.packed(pool, i) for i in range(0, 1000, 97)]
     texts.append("Sparky|Pikachu||Static|thunderbolt,surf|Jolly|252,,,100,,8|M|,30,28,,,2|S|88|")
     texts.append(teams.pack(teams.parse(EXPORT)))
     for text in texts:

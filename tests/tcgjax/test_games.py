@@ -14,7 +14,8 @@ from jaxenvs.tcgjax.cards import DECK_SIZE, card_table, load_deck, sample_decks
 from jaxenvs.tcgjax.effects import ENERGY_TYPES
 from jaxenvs.tcgjax.reference import (
     Phase, RandomPolicy, ScriptedPolicy, action_mask, legal_actions, play_game, step)
-from jaxenvs.tcgjax.reference.state import HAND_MAX, TURN_LIMIT, WIN_POINTS, game_from_dict
+from jaxenvs.tcgjax.constants import TURN_LIMIT, WIN_POINTS
+from jaxenvs.tcgjax.reference.state import HAND_MAX, game_from_dict
 from jaxenvs.tcgjax.rng import (
     JaxKeyRandomSource, PythonRandomSource, RecordingRandomSource, ScriptedRandomSource)
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from jaxenvs.tcgjax import convert, engine, lockstep
-from jaxenvs.threefry import fast_key
+from jaxenvs._src.cpu_kernels.threefry import fast_key
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.reference import RandomPolicy, action_mask, new_game, rules, step
 from jaxenvs.tcgjax.reference.state import game_from_dict

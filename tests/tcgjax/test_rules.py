@@ -11,7 +11,8 @@ from jaxenvs.tcgjax.cards import load_deck, sample_decks
 from jaxenvs.tcgjax.effects import EType
 from jaxenvs.tcgjax.reference import Phase, Status, legal_actions, new_game, step
 from jaxenvs.tcgjax.reference.positions import player, pokemon, position
-from jaxenvs.tcgjax.reference.state import HAND_MAX, TURN_LIMIT
+from jaxenvs.tcgjax.constants import TURN_LIMIT
+from jaxenvs.tcgjax.reference.state import HAND_MAX
 from jaxenvs.tcgjax.rng import ScriptedRandomSource
 
 PIKACHU, ZAPDOS, VOLTORB, ELECTRODE = "A1-096", "A1-104", "A1-099", "A1-100"

@@ -1,4 +1,4 @@
-"""Gen 1 tables and the random-battle team pool, generated from Showdown (``generate.py``).
+"""Gen 1 tables and the random-battle team pool, generated from Showdown (``tools/pokejax_data.py``).
 
 Ids are Showdown's numbers: a species id is its National Dex number (1-151), a move id its move
 number (1-165, Struggle = 165); 0 means "none" (an empty move slot, a missing second type).
@@ -148,7 +148,7 @@ class TeamPool:
     """``gen1randombattle`` teams from Showdown's generator; team ``i`` came from ``seeds[i]``."""
 
     seeds: np.ndarray
-    """uint16[N, 4]: the Gen 5 LCG seed given to ``Teams.generate`` (``generate.team_seed``)."""
+    """uint16[N, 4]: the Gen 5 LCG seed given to ``Teams.generate`` (``tools/pokejax_data.py``'s ``team_seed``)."""
     species: np.ndarray
     """uint8[N, 6]: species ids, in team order."""
     moves: np.ndarray
@@ -162,12 +162,6 @@ class TeamPool:
 
     def __len__(self) -> int:
         return len(self.seeds)
-
-    def packed(self, index: int) -> str:
-        """Team ``index`` in Showdown's packed format (what the reference is given)."""
-        from jaxenvs.pokejax import teams
-
-        return teams.pack(teams.from_arrays(self, index))
 
 
 @functools.cache

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import team_pool
 from jaxenvs.pokejax.reference.driver import ShowdownProcess, Trajectory
 
@@ -28,7 +29,7 @@ def _words(label: str) -> list[int]:
 def battle_inputs(index: int) -> tuple[list[int], tuple[str, str], list[int]]:
     """(battle seed, (p1 packed team, p2 packed team), policy seed) of standard battle ``index``."""
     pool = team_pool()
-    teams = (pool.packed((2 * index) % len(pool)), pool.packed((2 * index + 1) % len(pool)))
+    teams = (tm.packed(pool, 2 * index % len(pool)), tm.packed(pool, (2 * index + 1) % len(pool)))
     return _words(f"pokejax-battle-{index}"), teams, _words(f"pokejax-policy-{index}")
 
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import Attack, Card, Deck
+from jaxenvs.tcgjax.constants import OPENING_HAND, TURN_LIMIT, WEAKNESS_BONUS, WIN_POINTS
 from jaxenvs.tcgjax.effects import EType
 from jaxenvs.tcgjax.reference import effects
 from jaxenvs.tcgjax.reference.state import (
-    OPENING_HAND, TURN_LIMIT, WIN_POINTS, Choice, ChoiceKind, Game, Phase, Player,
-    PokemonInPlay, Status, shuffle)
+    Choice, ChoiceKind, Game, Phase, Player, PokemonInPlay, Status, shuffle)
 from jaxenvs.tcgjax.rng import RandomSource
 
-WEAKNESS_BONUS = 20
 #: Special Conditions that forbid attacking and retreating.
 IMMOBILE = (Status.ASLEEP, Status.PARALYZED)
 

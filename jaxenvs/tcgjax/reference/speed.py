@@ -16,7 +16,7 @@ import time
 
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.reference.policies import RandomPolicy, ScriptedPolicy, play_game
-from jaxenvs.tcgjax.reference.state import TURN_LIMIT
+from jaxenvs.tcgjax.constants import TURN_LIMIT
 from jaxenvs.tcgjax.rng import PythonRandomSource
 
 

@@ -15,12 +15,6 @@ from jaxenvs.tcgjax.cards import Card, card
 from jaxenvs.tcgjax.effects import NUM_TYPES, EType
 from jaxenvs.tcgjax.rng import RandomSource
 
-#: Points that win the game.
-WIN_POINTS = 3
-#: Turns (both players together) after which an undecided game is a draw: 30 each.
-TURN_LIMIT = 60
-#: Cards in the opening hand.
-OPENING_HAND = 5
 
 
 class Phase(enum.Enum):

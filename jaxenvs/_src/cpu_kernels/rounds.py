@@ -4,7 +4,7 @@ Under ``vmap`` a ``lax.while_loop`` runs its body on the whole batch until the l
 done, so a batch pays its slowest element's iterations for every element. Where most elements
 need a few iterations and a few need many (HalfCheetah's constraint solver: half the states of
 a random-action rollout take no Newton step and a quarter one), that is most of the work.
-(The game engines instead run each env's step on its own on a CPU, ``jaxenvs.loop_vmap``.)
+(The game engines instead run each env's step on its own on a CPU, ``loop_vmap``.)
 
 On a CPU, where a kernel costs in proportion to the elements it touches, ``while_loop``'s
 batched form instead takes the loop in rounds: each round gathers up to ``round_size``
@@ -25,8 +25,8 @@ from typing import Callable, TypeVar
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import lazy_vmap
-from jaxenvs.kernel import one_kernel
+from jaxenvs._src.cpu_kernels import lazy_vmap
+from jaxenvs._src.cpu_kernels.kernel import one_kernel
 
 Operands = TypeVar("Operands")
 Carry = TypeVar("Carry")
@@ -47,10 +47,10 @@ def while_loop(cond_fun: Callable[[Operands, Carry], jax.Array],
 
     ``operands`` are what the loop reads and does not change. Every traced value the
     functions use must come in through ``operands`` or ``init``, not by closure
-    (``jaxenvs.lazy_vmap.custom_vmap``, which this is, traces the unbatched loop only when
+    (``lazy_vmap.custom_vmap``, which this is, traces the unbatched loop only when
     compiling it). The loop is not differentiable.
 
-    ``kernel``: compile the loop on a CPU as XLA:CPU kernels (``jaxenvs.kernel``): where it
+    ``kernel``: compile the loop on a CPU as XLA:CPU kernels (``kernel``): where it
     runs as one plain loop (unbatched, or batched within one round), the whole loop as one
     kernel; in rounds, each round's ``body_fun`` on its gathered elements as one. The functions
     must then use nothing a kernel cannot hold.
@@ -73,7 +73,7 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kern
         operand_axes = jax.tree.map(lambda batched: 0 if batched else None, operands_batched)
         size = round_size(axis_size, fraction)
         all_batched = jax.tree.map(lambda _: True, init)
-        if jax.default_backend() != "cpu" or size >= axis_size:
+        if size >= axis_size:
             init_axes = jax.tree.map(lambda batched: 0 if batched else None, init_batched)
             return as_kernel(jax.vmap(alone, (operand_axes, init_axes), axis_size=axis_size))(
                 operands, init), all_batched

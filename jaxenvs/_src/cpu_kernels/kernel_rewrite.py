@@ -1,6 +1,6 @@
 """``rewrite``: a jaxpr without the operations XLA:CPU's kernel emitter lacks or runs slowly.
 
-XLA:CPU compiles a kernel (``jaxenvs.kernel``) with its whole-computation emitter, which has
+XLA:CPU compiles a kernel (``kernel``) with its whole-computation emitter, which has
 no scatter ("Unhandled opcode for elemental IR emission: scatter"), whose sort calls a
 runtime function that a kernel is not linked with ("Symbols not found:
 __xla_cpu_runtime_KeyValueSort"), and which rejected the calls XLA makes of small loops
@@ -24,7 +24,7 @@ clamped). Its observations sort small integer arrays.
   array of ``n``, ``n * n`` compares; the arrays sorted here have at most a few dozen
   entries);
 * each random split, fold-in and draw (of words of any width) with a default
-  ``threefry2x32`` key made with its key as a key of ``jaxenvs.threefry.UNROLLED``: the same
+  ``threefry2x32`` key made with its key as a key of ``threefry.UNROLLED``: the same
   bits, no loop;
 * each concatenation written piece by piece into a zero array (dynamic updates): the
   emitter computes a fused concatenation element by element, choosing the piece with a
@@ -35,7 +35,7 @@ clamped). Its observations sort small integer arrays.
 
 Every other equation is bound as it was; the bodies of ``jit``, ``cond``, ``while``,
 ``scan``, custom derivative rules (whose primal function is kept, not the rule) and
-``jaxenvs.lazy_vmap.custom_vmap`` are rewritten the same way. The result is not
+``lazy_vmap.custom_vmap`` are rewritten the same way. The result is not
 differentiable.
 """
 
@@ -50,8 +50,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxenvs import lazy_vmap
-from jaxenvs.threefry import fast_key, is_threefry, like
+from jaxenvs._src.cpu_kernels import lazy_vmap
+from jaxenvs._src.cpu_kernels.threefry import fast_key, is_threefry
 
 #: How each scatter primitive combines the operand's window with the update.
 COMBINE: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
@@ -199,7 +199,10 @@ def _equation(eqn: jex.JaxprEqn, ins: list[Any]) -> list[Any]:
         return [scatter_points(name, *ins, params["dimension_numbers"], params["mode"])]
     if name in RANDOM and is_threefry(ins[0]):
         out = eqn.primitive.bind(fast_key(ins[0]), *ins[1:], **params)
-        return [out if name == "random_bits" else like(out, ins[0])]
+        if name == "random_bits":
+            return [out]
+        return [jax.random.wrap_key_data(jax.random.key_data(out),
+                                         impl=jax.random.key_impl(ins[0]))]
     if name == "concatenate":
         return [concatenate_by_updates(ins, params["dimension"])]
     if name == "sort":

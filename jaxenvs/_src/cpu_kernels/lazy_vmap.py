@@ -31,7 +31,7 @@ import jax.extend.core as jex
 from jax.interpreters import batching, mlir
 from jax.interpreters import partial_eval as pe
 
-#: The primitive of every ``custom_vmap`` call (``jaxenvs.kernel_rewrite`` rewrites its
+#: The primitive of every ``custom_vmap`` call (``kernel_rewrite`` rewrites its
 #: unbatched function).
 custom_vmap_p = jex.Primitive("jaxenvs_custom_vmap")
 custom_vmap_p.multiple_results = True
@@ -65,7 +65,7 @@ def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable,
     reads: ``used`` is a tuple of bools, one per leaf of the result, and ``prune`` returns
     ``(fun, rule, prune)`` of the same call computing only the used leaves, as a flat list.
     Without it the call computes all its results whenever one is used (XLA cannot look
-    inside a kernel, ``jaxenvs.kernel``, to drop them itself)."""
+    inside a kernel, ``kernel``, to drop them itself)."""
     functions = _Functions(fun, rule, prune)
 
     def call(*args):
@@ -111,7 +111,7 @@ def _lowering(ctx, *flat, functions, in_tree, out_tree, out_avals):
             raise
         raise TypeError(f"custom_vmap: the unbatched function of {functions!r} uses a traced "
                         "value it does not take as an argument (a closure over a tracer); "
-                        "pass it in as an argument (jaxenvs.lazy_vmap)") from error
+                        "pass it in as an argument (lazy_vmap)") from error
 
 
 def _batching_rule(flat, dims, *, functions, in_tree, out_tree, out_avals):

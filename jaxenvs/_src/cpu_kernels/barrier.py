@@ -9,10 +9,10 @@ buffer. ``materialize`` is such a loop, one that runs exactly once but whose tri
 cannot prove, so it can neither inline the loop nor see that its body changes nothing.
 
 The recomputation it prevents is that of batched code, where each recomputed element is a
-whole batch's worth. Unbatched (one env, or each env of a ``jaxenvs.loop_vmap`` loop) it is
+whole batch's worth. Unbatched (one env, or each env of a ``loop_vmap`` loop) it is
 the identity: there a loop costs more than the few scalars it saves, and inside an XLA:CPU
 kernel XLA turns each small loop into a call of its own, a kind of call its emitter has
-rejected (``jaxenvs.kernel_rewrite``: the threefry hash's loops).
+rejected (``kernel_rewrite``: the threefry hash's loops).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TypeVar
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import lazy_vmap
+from jaxenvs._src.cpu_kernels import lazy_vmap
 
 T = TypeVar("T")
 

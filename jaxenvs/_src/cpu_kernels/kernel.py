@@ -11,7 +11,7 @@ one another as plain code: the "small call", a ``call`` carrying the frontend at
 ``xla_cpu_small_call`` (XLA's ``SmallWhileLoopHoistingPass`` makes such calls of small
 loops; its ``ThunkEmitter`` emits any such call with its legacy whole-computation emitter).
 ``one_kernel(fun)`` is ``fun`` traced as such a call, marked ``inlineable=false`` too so that
-XLA's call inliner keeps it, on a CPU backend; on any other backend it is ``fun`` itself. The
+XLA's call inliner keeps it. The
 attributes go on that call alone (``set_xla_metadata`` on its results), not on the operations
 inside it: the functions JAX itself jits (``jnp.where``, ``jnp.clip``...) must stay inlinable
 for XLA to fuse them with the rest (marked, they stayed calls of their own).
@@ -26,7 +26,7 @@ first form of this wrapper, which also marked the calls inside), 12.6k and 9.6 s
 
 That emitter has no scatter, and unbatched code is full of them (``x.at[i].set(v)`` with a
 traced ``i``), nor a sort it can link: ``one_kernel`` rewrites a function's scatters as
-dynamic-slice updates and its sorts of integers by counting (``jaxenvs.kernel_rewrite``)
+dynamic-slice updates and its sorts of integers by counting (``kernel_rewrite``)
 wherever it holds any. A kernel must not contain the rest of what the emitter does not
 implement: custom calls (LAPACK's, for instance),
 collectives, and reductions that XLA hands to a library: a ``jnp.max`` over the 54 rows of
@@ -60,7 +60,7 @@ import jax.extend.core as jex
 import jax.numpy as jnp
 from jax.experimental.xla_metadata import set_xla_metadata
 
-from jaxenvs import kernel_rewrite
+from jaxenvs._src.cpu_kernels import kernel_rewrite
 
 F = TypeVar("F", bound=Callable)
 
@@ -134,7 +134,7 @@ def _reading_only(closed: jex.ClosedJaxpr, used: tuple[bool, ...], out_tree) -> 
 
 def one_kernel(fun: F) -> F:
     """``fun`` (array arguments and results), compiled by XLA:CPU as one kernel (module
-    docstring); unchanged on other backends. Works under ``vmap``, ``jit`` and control flow.
+    docstring). Works under ``vmap``, ``jit`` and control flow.
 
     Every result must be computed inside ``fun``: the attributes are attached to the
     operation that produces each result, which for an argument passed straight through
@@ -143,8 +143,6 @@ def one_kernel(fun: F) -> F:
 
     @functools.wraps(fun)
     def call(*args):
-        if jax.default_backend() != "cpu":
-            return fun(*args)
         traced = jitted.trace(*args)  # jit's cache: the call below does not trace again
         closed = traced.jaxpr
         rewrite = kernel_rewrite.needs_rewrite(closed)

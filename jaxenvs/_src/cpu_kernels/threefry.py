@@ -3,7 +3,7 @@
 JAX lowers the Threefry-2x32 hash on a CPU as a loop of 5 steps, one loop per random call
 (a rolled loop keeps the compile short). With some 50 calls per game step, those loops'
 overhead made up most of TCGJax's step time at small batch sizes; and inside an XLA:CPU
-kernel (``jaxenvs.kernel``) XLA turns each such small loop into a call of its own, which its
+kernel (``kernel``) XLA turns each such small loop into a call of its own, which its
 emitter rejected ("All or none of the slices should have an explicit index"). ``UNROLLED``
 is the same generator with the 20 rounds written out: the same key data give the same
 answers from every ``jax.random`` function (the partitionable threefry that JAX uses by
@@ -71,26 +71,16 @@ def fast_key(key):
 
 
 def unrolled_on_cpu(key):
-    """``key`` as the same key of ``UNROLLED`` where the computation compiles for a CPU and
-    ``key`` is of JAX's default threefry; unchanged otherwise.
+    """``key`` as the same key of ``UNROLLED`` where ``key`` is of JAX's default threefry;
+    unchanged otherwise.
 
     On a CPU, JAX's threefry lowers to a rolled loop that XLA:CPU compiles slowly at small
     batch sizes: at 32 envs per device, each such loop's LLVM code grew from 6 KB to 50-520 KB
     and six of them took 2.5 s of LLVM's time (CPU time, on 2 threads) in the compile of a
     HalfCheetah rollout at batch 64."""
-    if jax.default_backend() == "cpu" and is_threefry(key):
+    if is_threefry(key):
         return fast_key(key)
     return key
-
-
-def like(key, kind):
-    """``key``'s data as a key of ``kind``'s sort: typed with its implementation, or raw
-    ``uint32`` data if ``kind`` is (undoes ``unrolled_on_cpu`` for keys that must keep their
-    type, such as a loop's carry)."""
-    data = jax.random.key_data(key)
-    if jnp.issubdtype(kind.dtype, jax.dtypes.prng_key):
-        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(kind))
-    return data
 
 
 def is_threefry(key) -> bool:

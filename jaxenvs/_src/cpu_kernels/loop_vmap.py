@@ -11,11 +11,11 @@ environment instead steps its envs one after the other, each running the rules t
 ``loop_vmap(fun)`` is ``fun`` with that batching rule on a CPU: a ``fori_loop`` over the
 batch, each iteration ``fun`` on one element's arguments (the unbatched arguments as they
 are), its results written into the batched results; the whole loop is one kernel
-(``jaxenvs.kernel``), so XLA:CPU runs it as plain compiled code with no runtime dispatch
+(``kernel``), so XLA:CPU runs it as plain compiled code with no runtime dispatch
 per operation, and the branches inside are real branches. Each element runs ``fun`` exactly
 as it runs alone, so the results do not depend on the batch it runs in (bit for bit for
-integer game logic). On other backends the batched form is ``vmap``: an accelerator runs a
-batch side by side, and there a loop would leave it idle.
+integer game logic). Elsewhere (``jaxenvs._src.gate``) the batched form is ``vmap``: an
+accelerator runs a batch side by side, and there a loop would leave it idle.
 
 A result that is an argument updated (a step's state) can be written where that argument
 is (``updates``): the loop then reads each element's argument from the results it is
@@ -37,7 +37,7 @@ instructions per TCGJax step. PokeJAX's step (61 state leaves, most of them ``[2
 ``[2, 6, k]``) ran 10% more with it, so it is the caller's choice.
 
 What it costs is compile time: LLVM optimises the kernel as one function, and its cost grows
-faster than the function's length (``jaxenvs.kernel``).
+faster than the function's length (``kernel``).
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ from typing import Callable, Mapping, Sequence, TypeVar
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import barrier, lazy_vmap
-from jaxenvs.kernel import one_kernel
+from jaxenvs._src.cpu_kernels import barrier, lazy_vmap
+from jaxenvs._src.cpu_kernels.kernel import one_kernel
 
 F = TypeVar("F", bound=Callable)
 
@@ -59,7 +59,7 @@ def loop_vmap(fun: F, updates: Mapping[int, int] | None = None, rows: bool = Fal
     """``fun`` (positional pytree arguments, a pytree result) whose ``vmap`` on a CPU is a loop
     over the batch in one kernel (module docstring); under nested ``vmap``s, loops within a
     loop, in one kernel. ``fun`` must take every traced value it uses as an argument
-    (``lazy_vmap.custom_vmap``), and hold nothing a kernel cannot (``jaxenvs.kernel``). The
+    (``lazy_vmap.custom_vmap``), and hold nothing a kernel cannot (``kernel``). The
     result is not differentiable.
 
     ``updates``: ``{result index: argument index}`` where ``fun`` returns a tuple whose
@@ -140,11 +140,7 @@ def _parts(fun: Callable, loops: tuple, sources: tuple | None,
     nested = _nest(fun, loops, sources, rows)
 
     def batched(axis_size, in_batched, *args):
-        if jax.default_backend() != "cpu":
-            axes = jax.tree.map(lambda b: 0 if b else None, in_batched)
-            out = jax.vmap(nested, in_axes=axes, axis_size=axis_size)(*args)
-        else:
-            out = _looped(fun, loops + ((axis_size, in_batched),), sources, rows)(*args)
+        out = _looped(fun, loops + ((axis_size, in_batched),), sources, rows)(*args)
         return out, jax.tree.map(lambda _: True, out)
 
     def prune(used: tuple[bool, ...]):
@@ -208,5 +204,5 @@ def _read_before_writes(values: list, i: jax.Array) -> list:
     element's index ``i``): every result is made from the loop's, so every read of the batch
     comes before any write to it, and XLA need not copy the batch for each element (module
     docstring). ``jax.lax.optimization_barrier`` would not do: XLA:CPU removes it before
-    fusing (``jaxenvs.barrier``)."""
+    fusing (``barrier``)."""
     return barrier.through_a_loop(values, i)

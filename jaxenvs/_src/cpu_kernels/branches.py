@@ -1,8 +1,7 @@
 """``switch``, ``cond``, ``when`` and ``switch_in_place``: ``lax.switch`` and ``lax.cond`` whose
 batched form does not copy the operands the batch shares, and a conditional update of a state
 (``when``, and ``switch_in_place`` choosing among several); and
-``by_batching``, a computation in two forms, a loop env by env and vectorized in a batch
-(``first_rows``: a table whose rows past a count are skipped).
+``by_batching``, a computation in two forms, a loop env by env and vectorized in a batch.
 
 Under ``vmap`` with an index that differs across the batch, jax's batching rule of ``cond``
 runs every branch and selects, as it must, but first broadcasts every operand to the batch,
@@ -30,7 +29,7 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
-from jaxenvs import lazy_vmap
+from jaxenvs._src.cpu_kernels import lazy_vmap
 
 
 def switch(index: jax.Array, branches: Sequence[Callable], *operands: Any,
@@ -109,7 +108,7 @@ def _once_if(run: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
 def by_batching(alone: Callable, vectorized: Callable, *operands: Any,
                 result_shapes: Any) -> Any:
     """``alone(*operands)`` where the call runs unbatched (as every env does in an XLA:CPU
-    kernel, ``jaxenvs.loop_vmap``), ``jax.vmap(vectorized)`` where it is batched (a GPU): two
+    kernel, ``loop_vmap``), ``jax.vmap(vectorized)`` where it is batched (a GPU): two
     forms of one computation, which must give the same result. In a kernel, code runs as plain
     code and a loop over only the entries that need work is cheaper than the vectorized form,
     which XLA fuses into a loop over every entry that recomputes, for each entry, all that the
@@ -127,31 +126,6 @@ def by_batching(alone: Callable, vectorized: Callable, *operands: Any,
         return jax.tree.map(lambda x: jax.ShapeDtypeStruct(jnp.shape(x), x.dtype), result_shapes)
 
     return lazy_vmap.custom_vmap(unbatched, batched, shapes)(operands)
-
-
-def first_rows(fun: Callable, num_rows: int, count: jax.Array, *operands: Any) -> jax.Array:
-    """``[fun(i, *operands) if i < count else zeros for i in range(num_rows)]`` stacked (``fun``
-    returns one array, the same shape for every ``i``): unbatched, a loop over the first
-    ``count`` rows alone; batched, every row, masked (``by_batching``). TCGJax's legal actions
-    of the hand cards (a row of 5 per card) as the loop: the whole turn's mask
-    (``engine.main_mask``) over 4,096 recorded decisions on one core took 0.45 of the
-    vectorized form's time."""
-    shape = jax.eval_shape(fun, jnp.int32(0), *operands)
-
-    def loop(count, *operands):
-        rows = jnp.zeros((num_rows,) + shape.shape, shape.dtype)
-        return jax.lax.fori_loop(0, jnp.minimum(count, num_rows),
-                                 lambda i, rows: rows.at[i].set(fun(i, *operands)), rows)
-
-    def masked(count, *operands):
-        i = jnp.arange(num_rows)
-        rows = jax.vmap(lambda i: fun(i, *operands))(i)
-        return jnp.where((i < count).reshape((-1,) + (1,) * len(shape.shape)), rows,
-                         jnp.zeros((), shape.dtype))
-
-    return by_batching(loop, masked, jnp.asarray(count, jnp.int32), *operands,
-                       result_shapes=jax.ShapeDtypeStruct((num_rows,) + shape.shape,
-                                                          shape.dtype))
 
 
 def _batched_by_branch(alone: Callable, branches: tuple[Callable, ...], index: jax.Array,

@@ -41,10 +41,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs import bench, kernel, kernel_rewrite
+from jaxenvs import bench
+from jaxenvs._src.cpu_kernels import kernel, kernel_rewrite
 
 #: The runtime's own event around the operations it dispatches: its exclusive time is the
-#: dispatching (XLA:CPU runs a program as a graph of thunks, see ``jaxenvs.kernel``).
+#: dispatching (XLA:CPU runs a program as a graph of thunks, see ``jaxenvs._src.cpu_kernels.kernel``).
 DISPATCH = "ThunkExecutor::Execute"
 
 
@@ -145,7 +146,7 @@ def op_times(trace_dir: Path, ops: set[str]) -> dict[str, float]:
 #: Frames that name no env's source: the bench's rollout, and ``lazy_vmap``'s call, inside
 #: which (``branches``, ``rounds``) the trace of the batched form keeps no frames of its
 #: own, so its operations are attributed to the line that called the branch or loop.
-_NOT_ENV_SOURCE = ("jaxenvs/bench.py", "jaxenvs/lazy_vmap.py")
+_NOT_ENV_SOURCE = ("jaxenvs/bench.py", "jaxenvs/_src/cpu_kernels/lazy_vmap.py")
 
 
 class _SourceMap:
