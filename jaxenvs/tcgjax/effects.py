@@ -98,7 +98,7 @@ def _effect(op: Op, *args: int) -> Effect:
     return Effect(op, tuple(int(a) for a in args) + (0,) * (3 - len(args)))
 
 
-#: The two names Koga accepts, encoded by name index at build time (see ``build_cards``).
+#: The two names Koga accepts, encoded by name index at build time (see ``tools/tcgjax_cards.py``).
 KOGA_NAMES = ("Muk", "Weezing")
 
 #: Implemented texts (normalized) -> effect. ``ACTIVE_TO_HAND``'s name arguments are filled in

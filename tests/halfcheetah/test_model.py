@@ -4,7 +4,9 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import generate_model  # noqa: E402
+from tests.benchmark_scripts import load_tool  # noqa: E402
+
+generate_model = load_tool("halfcheetah_model")
 
 
 def test_regenerating_gives_the_committed_table():

@@ -5,10 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from jaxenvs.tcgjax import build_cards
 from jaxenvs.tcgjax.cards import (
     DeckError, card, card_names, card_table, deck_errors, load_deck, sample_decks)
 from jaxenvs.tcgjax.effects import EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text
+from tests.benchmark_scripts import load_tool
+
+build_cards = load_tool("tcgjax_cards")
 
 SHARED = Path("/work/shared/data/tcgpocket")
 SAMPLE = ["A1-096", "A1-096", "A1-104", "A1-104", "A1-099", "A1-099", "A1-100", "A1-100",
@@ -18,7 +20,7 @@ SAMPLE = ["A1-096", "A1-096", "A1-104", "A1-104", "A1-099", "A1-099", "A1-100", 
 
 def test_committed_table_is_a_fresh_build():
     committed = (build_cards.TABLE).read_text(encoding="utf-8")
-    assert committed == build_cards.render_table(), "run python -m jaxenvs.tcgjax.build_cards"
+    assert committed == build_cards.render_table(), "run python tools/tcgjax_cards.py"
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="shared data folder not on this machine")

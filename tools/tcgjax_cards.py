@@ -1,6 +1,6 @@
 """Build ``data/cards.json``, the engine's card table, from the TCGdex data in ``data/``.
 
-Run ``python -m jaxenvs.tcgjax.build_cards`` after changing ``effects.py`` or the source file;
+Run ``python tools/tcgjax_cards.py`` after changing ``effects.py`` or the source file;
 ``tests/tcgjax/test_cards.py`` fails while the committed table differs from a fresh build.
 
 Input: ``data/cards_A1_PA.json`` (A1 + Promo-A from TCGdex, MIT; see ``LICENSE-TCGDEX.txt``
@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jaxenvs.tcgjax
 from jaxenvs.tcgjax.effects import NUM_TYPES, TYPE_BY_NAME, EType, Op, encode
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(jaxenvs.tcgjax.__file__).parent / "data"
 SOURCE = DATA / "cards_A1_PA.json"
 TABLE = DATA / "cards.json"
 
@@ -78,7 +79,7 @@ def build_table(source: list[dict]) -> dict:
     """The whole table: type and opcode names, the sorted distinct card names, the cards."""
     names = sorted({c["name"] for c in source})
     return {
-        "generated_by": "python -m jaxenvs.tcgjax.build_cards",
+        "generated_by": "python tools/tcgjax_cards.py",
         "source": "TCGdex cards-database (MIT, Copyright (c) 2021 TCGdex; LICENSE-TCGDEX.txt), "
                   "commit d9083b73db080979123ebf5e9e97338d4e0745b2, via cards_A1_PA.json",
         "types": [t.name.capitalize() for t in EType],

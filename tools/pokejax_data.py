@@ -1,8 +1,8 @@
 """Writes PokeJAX's data files from the pinned Showdown (needs Node and the installed package).
 
-    python -m jaxenvs.pokejax.data.generate            # both files
-    python -m jaxenvs.pokejax.data.generate --tables   # gen1.json only
-    python -m jaxenvs.pokejax.data.generate --teams    # gen1_teams.npz only
+    python tools/pokejax_data.py            # both files
+    python tools/pokejax_data.py --tables   # gen1.json only
+    python tools/pokejax_data.py --teams    # gen1_teams.npz only
 
 * ``gen1.json``: Showdown's ``gen1`` mod after inheritance: the 151 species (number, types, base
   stats, evolution links), the 165 moves with every data field the mod defines and the names of
@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
+import jaxenvs.pokejax.data
 from jaxenvs.pokejax.reference import ShowdownProcess
 from jaxenvs.pokejax.reference.driver import SHOWDOWN_VERSION
 
-DATA_DIR = Path(__file__).resolve().parent
+DATA_DIR = Path(jaxenvs.pokejax.data.__file__).resolve().parent
 TABLES_FILE = DATA_DIR / "gen1.json"
 TEAMS_FILE = DATA_DIR / "gen1_teams.npz"
 NUM_TEAMS = 10_000
