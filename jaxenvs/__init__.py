@@ -8,9 +8,9 @@ from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
 from jaxenvs.halfcheetah import HalfCheetah
-from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P
+from jaxenvs.pokejax import PokeJAX, PokeJAX2P
 from jaxenvs.pong import Pong
-from jaxenvs.tcgjax.env import TCGJax, TCGJax2P
+from jaxenvs.tcgjax import TCGJax, TCGJax2P
 
 __version__ = "0.1.0"
 

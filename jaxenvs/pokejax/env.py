@@ -38,7 +38,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from flax import struct
 from gymnax.environments import spaces
 
 from jaxenvs._src import branches
@@ -47,31 +46,9 @@ from jaxenvs.pokejax import moves, observe, opponents, turn
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.state import P1, P2, REQ_NONE, BattleState, init_state
+from jaxenvs.pokejax.types import PokeJAXParams, PokeJAXState
 
 _TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")
-
-
-@struct.dataclass
-class PokeJAXParams:
-    """Team pool, opponent policy and episode limit."""
-
-    teams: dict[str, jax.Array]
-    """The pool: ``species`` uint8[N, 6], ``moves`` uint8[N, 6, 4], ``level`` uint8[N, 6],
-    ``evs``/``ivs`` uint8[N, 6, 6] (``teams.to_arrays`` rows, stacked)."""
-    opponent: int = opponents.RANDOM
-    """``PokeJAX``: p2's policy, an index into ``opponents.POLICIES`` (0 random legal, 1 greedy
-    max-damage). ``PokeJAX2P`` ignores it."""
-    max_steps_in_episode: int = 1000
-    """Env steps before truncation."""
-
-
-@struct.dataclass
-class PokeJAXState:
-    battle: BattleState
-    revealed: observe.Revealed
-    """What each side has shown its foe (the players' knowledge)."""
-    time: jax.Array
-    """int32: env steps so far."""
 
 
 def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:

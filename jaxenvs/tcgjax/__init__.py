@@ -11,7 +11,12 @@ The JAX engine follows the same plan with arrays: ``tables`` (the card table as 
 ``state`` (the fixed-size game state), ``engine`` (``new_game``, ``legal_action_mask``, ``step``,
 in stages mirroring the reference), ``convert`` (reference game <-> JAX state), ``lockstep``
 (both engines over the same games, the L3 check and its first-divergence report), ``observe``
-(each player's view, the opponents' policies) and ``env`` (``TCGJax``, ``TCGJax2P``);
+(each player's view, the opponents' policies) and ``env`` (``TCGJax``, ``TCGJax2P``; their parameters and state in ``types``);
 ``speed`` measures both engines in one run; ``transfer`` evaluates a trained policy in both
 engines and tests their win rates for equivalence (L4; ``data/policy`` is the trained policy).
 """
+
+from jaxenvs.tcgjax.env import TCGJax, TCGJax2P
+from jaxenvs.tcgjax.types import TCGJaxParams, TCGJaxState
+
+__all__ = ["TCGJax", "TCGJax2P", "TCGJaxParams", "TCGJaxState"]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-from flax import struct
 from gymnax.environments import spaces
 
 from jaxenvs._src import branches
@@ -34,44 +33,9 @@ from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax import engine, observe
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.state import OVER, GameState, current_player, rewards
+from jaxenvs.tcgjax.types import TCGJaxParams, TCGJaxState
 
 DECK_NAMES = tuple(sorted(sample_decks()))
-#: Decisions of one game are far fewer; the default never truncates a game.
-MAX_STEPS = 10_000
-
-
-@struct.dataclass
-class TCGJaxParams:
-    """Environment parameters (int32 scalars; changing them does not recompile)."""
-
-    deck0: int = 3
-    """Player 0's deck, an index into ``DECK_NAMES`` (default lightning-pikachu-zapdos)."""
-    deck1: int = 5
-    """Player 1's deck (default water-blastoise)."""
-    agent_seat: int = 0
-    """``TCGJax``: the agent's seat, 0 or 1 (who goes first is the game's coin)."""
-    opponent: int = 0
-    """``TCGJax``: 0 random legal, 1 scripted."""
-    max_steps_in_episode: int = MAX_STEPS
-    """Truncation limit in env steps."""
-
-
-@struct.dataclass
-class TCGJaxState:
-    """An episode: the game, its keys (raw key data, uint32[2]) and counters."""
-
-    game: GameState
-    game_key: jax.Array
-    """The game's random stream key data."""
-    opponent_key: jax.Array
-    """The random opponent's key data."""
-    opponent_decisions: jax.Array
-    """Decisions the opponent took so far (int32)."""
-    time: jax.Array
-    """Env steps so far (int32)."""
-    mask: jax.Array
-    """bool[NUM_ACTIONS]: ``engine.legal_action_mask(game)``, kept so that each decision
-    computes it once (the step checks the action with it, the observation shows it)."""
 
 
 def with_game(state: TCGJaxState, game: GameState) -> TCGJaxState:
@@ -98,8 +62,8 @@ def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
 def legal_or_first(mask: jax.Array, action) -> tuple[jax.Array, jax.Array]:
     """``(action, was_illegal)``: ``action`` if ``mask`` (the legal actions) allows it, else
     the first legal one. That one is looked for only where it is needed (a branch,
-    ``branches.when``): env by env, the search over the 68 actions, done at every step, was
-    3% of a step's kernel instructions."""
+    ``branches.when``): env by env, the search over the 68 actions would otherwise run at
+    every step, for nothing where the action is legal."""
     action = jnp.asarray(action, jnp.int32)
     legal = (action >= 0) & (action < A.NUM_ACTIONS) & mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)]
     chosen = branches.when(~legal, lambda action, mask: jnp.argmax(mask).astype(jnp.int32),
@@ -148,9 +112,9 @@ def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
 def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxState:
     """The agent's ``action``, then the opponent's decisions until the agent's next decision
     or the end (one loop, so the compiled step holds one copy of ``engine.step``). On a CPU
-    each env runs its own loop (``Environment.loop_on_cpu``): under ``vmap`` a batch ran as
-    many iterations as its longest opponent turn (8.4 decisions per step at 512 envs, for a
-    mean of 2.1)."""
+    each env runs its own loop (``Environment.loop_on_cpu``): under ``vmap`` a batch runs as
+    many iterations as its longest opponent turn, several times the mean
+    (``docs/tcgjax.md``, "Speed")."""
     def waiting(carry):
         s, first = carry
         return first | ((s.game.phase != OVER) & (current_player(s.game) != seat))

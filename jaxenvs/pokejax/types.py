@@ -1,0 +1,35 @@
+"""PokeJAX's parameters and state (``env`` wires them into the gymnax environments)."""
+
+from __future__ import annotations
+
+import jax
+from flax import struct
+
+from jaxenvs.pokejax import observe, opponents
+from jaxenvs.pokejax.state import BattleState
+
+
+@struct.dataclass
+class PokeJAXParams:
+    """Team pool, opponent policy and episode limit."""
+
+    teams: dict[str, jax.Array]
+    """The pool: ``species`` uint8[N, 6], ``moves`` uint8[N, 6, 4], ``level`` uint8[N, 6],
+    ``evs``/``ivs`` uint8[N, 6, 6] (``teams.to_arrays`` rows, stacked)."""
+    opponent: int = opponents.RANDOM
+    """``PokeJAX``: p2's policy, an index into ``opponents.POLICIES`` (0 random legal, 1 greedy
+    max-damage). ``PokeJAX2P`` ignores it."""
+    max_steps_in_episode: int = 1000
+    """Env steps before truncation."""
+
+
+@struct.dataclass
+class PokeJAXState:
+    """An episode: the battle, what each side has seen, and the env's step count."""
+
+    battle: BattleState
+    """The battle (Showdown's state, PRNG included)."""
+    revealed: observe.Revealed
+    """What each side has shown its foe (the players' knowledge)."""
+    time: jax.Array
+    """int32: env steps so far."""

@@ -1,0 +1,45 @@
+"""TCGJax's parameters and state (``env`` wires them into the gymnax environments)."""
+
+from __future__ import annotations
+
+import jax
+from flax import struct
+
+from jaxenvs.tcgjax.state import GameState
+
+#: Decisions of one game are far fewer; the default never truncates a game.
+MAX_STEPS = 10_000
+
+
+@struct.dataclass
+class TCGJaxParams:
+    """Environment parameters (int32 scalars; changing them does not recompile)."""
+
+    deck0: int = 3
+    """Player 0's deck, an index into ``DECK_NAMES`` (default lightning-pikachu-zapdos)."""
+    deck1: int = 5
+    """Player 1's deck (default water-blastoise)."""
+    agent_seat: int = 0
+    """``TCGJax``: the agent's seat, 0 or 1 (who goes first is the game's coin)."""
+    opponent: int = 0
+    """``TCGJax``: 0 random legal, 1 scripted."""
+    max_steps_in_episode: int = MAX_STEPS
+    """Truncation limit in env steps."""
+
+
+@struct.dataclass
+class TCGJaxState:
+    """An episode: the game, its keys (raw key data, uint32[2]) and counters."""
+
+    game: GameState
+    game_key: jax.Array
+    """The game's random stream key data."""
+    opponent_key: jax.Array
+    """The random opponent's key data."""
+    opponent_decisions: jax.Array
+    """Decisions the opponent took so far (int32)."""
+    time: jax.Array
+    """Env steps so far (int32)."""
+    mask: jax.Array
+    """bool[NUM_ACTIONS]: ``engine.legal_action_mask(game)``, kept so that each decision
+    computes it once (the step checks the action with it, the observation shows it)."""
