@@ -25,10 +25,10 @@ quoted figure where the reference cannot be built here (Pong's, see
 runs one process, such as Showdown in Node or the TCG reference in Python) is measured after
 each of our timed runs instead, and its ratio is the median over those pairs of our run's
 speed over the reference's run right after it: a machine whose speed drifts within minutes
-(up to a third on the 2-core VMs that measured the README's tables) then moves both halves
-of a pair alike, where one reference figure per run could be taken at another speed than
-ours. Each env registers its reference in the ``reference`` module beside it, imported on
-demand. The table shows ours/reference wherever it has a number.
+(``benchmarks/README.md``) then moves both halves of a pair alike, where one reference figure
+per run could be taken at another speed than ours. Each env registers its reference in the
+``reference`` module beside it, imported on demand. The table shows ours/reference wherever
+it has a number.
 ``--references PATTERN ...`` keeps only the rows whose label contains one of the patterns
 (``--references`` alone: none), e.g. to spend a GPU lease on MJX alone.
 

@@ -4,8 +4,8 @@ On CPU, XLA runs a program on one device, and an environment's kernels (small, b
 element per env) mostly run on one core: XLA's intra-op thread pool only splits large
 uniform loops. Splitting the host into ``N`` CPU devices (JAX's ``jax_num_cpu_devices``) and
 sharding the env batch over them runs ``N`` copies of the program side by side, one per
-core. On the idle 2-core CI machines, at batch 1024, Pong went from 4.1M to 10.7M steps per
-second and TCGJax2P from 189k to 238k (``jaxenvs bench ENV --cpu-devices 1`` against ``2``).
+core, which on a small host gives most of the other cores' worth (the figures:
+``benchmarks/README.md``, "One device per core").
 
 The count only takes effect before JAX's first computation, and importing gymnax runs one, so
 a command given ``--cpu-devices N`` restarts itself with ``JAX_NUM_CPU_DEVICES=N`` when JAX

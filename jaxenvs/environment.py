@@ -89,8 +89,8 @@ class Environment(environment.Environment):
     def _step_then_reset(self, key, state, action, params):
         """One env's step and, where its episode ended, its reset: a real branch, and one
         that writes the reset over the step's observation and state in place
-        (``branches.when``), where a ``cond`` copied both into its results at every step
-        (TCGJax: 2.5% of the kernel's instructions, ``benchmarks/callgrind.py``)."""
+        (``branches.when``), where a ``cond`` would copy both into its results at every step
+        (``docs/game-engines-on-cpu.md``, "The auto-reset")."""
         key_step, key_reset = jax.random.split(key)
         obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
                                                                    params)

@@ -19,13 +19,14 @@ after the transpose is a plain vector operation over the batch:
 - the word holding the ``n``-th legal action is the one whose range of counts contains ``n``,
   and its byte is found by comparing the word's four prefix counts with what is left of ``n``.
 
-TCGJax's 68 actions on one core at 1024 envs: 39 ns per env against 209 for the prefix sum in
-the row layout with ``jax.random.randint`` (a rollout that draws nothing else, 128 steps).
+For TCGJax's 68 actions this is several times cheaper than the prefix sum in the row layout
+with ``jax.random.randint`` (``docs/game-engines-on-cpu.md``, "The observation and the legal
+draw").
 
 One mask alone (``legal_words`` and ``nth`` of a mask with no batch axis, the words a short
-vector) takes the same steps: TCGJax's random opponent, env by env on one core over 4,096
-recorded decisions, draws and picks its action in 42 ns where ``jnp.sum`` of its mask (a
-scalar loop over the 68 entries) and a walk over the actions to the ``n``-th took 77.
+vector) takes the same steps: TCGJax's random opponent, env by env, draws and picks its action
+this way rather than by ``jnp.sum`` of its mask (a scalar loop over the 68 entries) and a walk
+over the actions to the ``n``-th, which cost more.
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def observe(state: BattleState, revealed: Revealed, side: int = 0) -> dict[str, 
     is_foe = jnp.array([False, True])[:, None]
 
     def take(x):
-        # the rows are in range: no clamping (4% more PokeJAX2P steps/s on a CPU)
+        # the rows are in range: no clamping, which a CPU would pay at every gathered row
         shown = x.at[s, rows].get(mode="promise_in_bounds")
         return jnp.where(known.reshape(known.shape + (1,) * (shown.ndim - 2)), shown, 0)
 

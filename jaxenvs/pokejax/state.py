@@ -458,13 +458,14 @@ def draw(state: BattleState, when: jax.Array, m, n=None) -> tuple[BattleState, j
 
     The draw is a branch (``branches.cond`` on the stream alone): most of the rules' draw sites
     draw only now and then (a crit roll, a secondary's chance, a speed tie), and on a CPU,
-    where each env's step is one kernel, the LCG step of each site ran at every decision.
+    where each env's step is one kernel, the LCG step of each site would otherwise run at every
+    decision.
     Bounds that are Python ints stay constants inside it.
 
     The draw is computed in full before anything uses it (``barrier.materialize``): each draw
     continues the LCG chain of the draws before it, and fused into the many selects the result
-    decides, that chain ran once per select and per element (without the barrier, PokeJAX2P
-    ran 13-17% fewer steps per CPU-second at batch 1024)."""
+    decides, that chain would run once per select and per element
+    (``docs/game-engines-on-cpu.md``, "The fused-recomputation barrier")."""
     bounds = (m,) if n is None else (m, n)
     traced = [b for b in bounds if not isinstance(b, int)]
 

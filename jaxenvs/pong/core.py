@@ -180,7 +180,8 @@ def play(state: PongState, paddle_dir: jax.Array, serve_vy: jax.Array, params: P
     """
     carry = (state, F32(0), jnp.int32(0), jnp.int32(0))
     # A rolled loop: unrolling the frames makes XLA's CPU backend generate pathologically slow
-    # code for small batches (seconds per step at batch 1), and is no faster at batch 1024.
+    # code for small batches, and gains nothing at large ones (``benchmarks/README.md``, "What
+    # bounds Pong").
     s, reward, point, frames = jax.lax.fori_loop(
         0, params.frameskip, lambda _, c: _frame(c, paddle_dir, params), carry)
 

@@ -26,8 +26,9 @@ def draw_serve(key: jax.Array, params: PongParams) -> jax.Array:
 
     The bit comes from a hash of the key's words rather than ``jax.random.bits``: a key the
     env receives is already a threefry output (gymnax splits it in ``step``), and on CPU a
-    threefry draw is a separate loop kernel that cost ~15% of a frameskip-1 step
-    (``benchmarks/README.md``), while the hash fuses with the game's arithmetic.
+    threefry draw is a separate loop kernel that XLA cannot fuse, a large part of a short step
+    (``benchmarks/README.md``, "What bounds Pong"), while the hash fuses with the game's
+    arithmetic.
     """
     h = jnp.uint32(0x9E3779B9)
     for word in jax.random.key_data(key).reshape(-1):

@@ -1,4 +1,4 @@
-"""The shared PPO trainer: the whole training loop in one ``jit`` (work in progress, issue 3).
+"""The shared PPO trainer: the whole training loop in one ``jit`` (work in progress).
 
 ``make_train(config, env, env_params)(key)`` runs vectorized rollouts, GAE and minibatch
 epochs; see ``train.py`` for where it departs from PureJaxRL (truncation bootstrapping,

@@ -11,10 +11,10 @@ from jaxenvs.ppo.config import PPOConfig
 
 #: Documented starting points per env id; any other id gets ``PPOConfig()``.
 DEFAULT_CONFIGS: dict[str, PPOConfig] = {
-    # PureJaxRL's CartPole settings: mean return ~500 after 500k steps (~10 s on 2 cores).
+    # PureJaxRL's CartPole settings, which solve it (mean return near the cap of 500).
     "CartPole-v1": PPOConfig(),
-    # Frameskip 8: mean return > 0 (beats the scripted opponent) after ~3M steps and ~27
-    # (21 points and rallies) after ~7M, about a minute on 2 cores. A larger entropy bonus
+    # Frameskip 8: enough steps to beat the scripted opponent (mean return > 0) and then win
+    # points in long rallies (the curve: docs/pong_learning_curve.png). A larger entropy bonus
     # than CartPole's keeps the policy from collapsing onto "stay" early.
     "Pong": PPOConfig(total_timesteps=10_000_000, num_envs=256, num_steps=128,
                       num_minibatches=16, learning_rate=2.5e-4, ent_coef=0.05),
@@ -23,9 +23,8 @@ DEFAULT_CONFIGS: dict[str, PPOConfig] = {
     # ReLU nets of this size start far from uniform and their win rate drifted down.
     "TCGJax": PPOConfig(total_timesteps=1_000_000, num_envs=128, num_steps=64,
                         num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
-    # Against the random opponent, the 10,000-team pool (benchmarks/results/pokejax-l4.md):
-    # mean return ~0.84 (win rate ~92%) by 250k steps, ~0.86 at the end; 12 minutes on a
-    # loaded 2-core CPU, compile included.
+    # Against the random opponent, the 10,000-team pool: the return levels off early in the
+    # run (the learning curve and wall time: benchmarks/results/pokejax-l4.md).
     "PokeJAX": PPOConfig(total_timesteps=1_500_000, num_envs=128, num_steps=64,
                          num_minibatches=4, learning_rate=3e-4, ent_coef=0.01),
     # Stable-Baselines3 zoo's tuned HalfCheetah PPO (1 env x 512 steps there; 8 x 64 here,

@@ -61,8 +61,8 @@ def _card(field: str, idx):
     """Card fact ``field`` (of ``tables.CardArrays``) of card index ``idx`` (any shape; -1
     entries read card 0). Read at ``idx & (CARD_ROWS - 1)``, an index the compiler knows to be
     in the padded table (-1 reads a padding row, card 0's), so that it drops the read's bounds
-    checks: with ``max(idx, 0)`` on the unpadded table, 5 instructions per read, some 60 reads
-    per TCGJax env step."""
+    checks, which ``max(idx, 0)`` on the unpadded table would leave in each of the step's many
+    card reads (``docs/game-engines-on-cpu.md``, "Scatters and sorts in kernels")."""
     return jnp.asarray(_card_rows(field))[jnp.asarray(idx) & (CARD_ROWS - 1)]
 
 
@@ -81,9 +81,9 @@ def tree_select(pred, a, b):
 
 def materialize(state: GameState) -> GameState:
     """``state`` unchanged, computed in full before anything uses it (``barrier.materialize``,
-    counting on ``decisions``): a game's coin and the phase it decides were otherwise
+    counting on ``decisions``): a game's coin and the phase it decides would otherwise be
     recomputed for every entry of every wide array (deck, hand, mask) that depends on them,
-    which under ``vmap`` was most of a step's time."""
+    which under ``vmap`` would be most of a step's time."""
     return barrier.materialize(state, state.decisions)
 
 
@@ -149,7 +149,8 @@ def uniform_below(sub, n):
     arithmetic. ``sub`` is already a hash (``fold_in`` of the call's number), so this hashes
     no more, where ``jax.random.randint`` hashes four times (its key split in two, a draw from
     each). Every turn draws the next Energy Zone energy with it, and the random opponent each
-    decision: without those hashes a TCGJax step ran 7% fewer kernel instructions."""
+    decision, so the hashes saved are a noticeable part of a TCGJax step
+    (``docs/game-engines-on-cpu.md``, "Random numbers")."""
     hi, lo = jax.random.key_data(sub)
     n = jnp.asarray(n).astype(jnp.uint32)
     two_32_mod_n = (jnp.uint32(0xFFFFFFFF) % n + 1) % n
@@ -164,7 +165,7 @@ def permutation(key, state: GameState, n):
     entries); ``stable_order`` gives the same order without a sort."""
     _, sort_key = jax.random.split(_sub(key, state))
     # in memory before the m x m compares read them: fused into the count, the threefry
-    # hash of each key was recomputed for every key it was compared with
+    # hash of each key would be recomputed for every key it is compared with
     bits = barrier.materialize(jax.random.bits(sort_key, (PERMUTATION_SIZE,), jnp.uint32),
                                state.decisions)
     return state.replace(rng_counter=state.rng_counter + 1), stable_order(bits, n)
@@ -173,7 +174,7 @@ def permutation(key, state: GameState, n):
 def stable_order(sort_keys, n):
     """int32[m]: the indices ``0..n-1`` ordered by ``sort_keys[:n]`` (ties: lower index first),
     -1 after. By counting, for each index, the kept ones that sort before it (m x m compares):
-    XLA's CPU backend runs a sort element by element, and under ``vmap`` the sort was the
+    XLA's CPU backend runs a sort element by element, which under ``vmap`` would be the
     engine's largest cost."""
     i = jnp.arange(sort_keys.shape[0])
     keep = i < n

@@ -89,10 +89,11 @@ def sorted_deck(deck, deck_size):
     """int32[20]: the first ``deck_size`` cards of ``deck`` in ascending index, -1 after (the
     deck's order hidden). Env by env (``branches.by_batching``), each card is placed at its
     rank, counted for all 20 at once as a sum over the rows of their 20 x 20 compares (the
-    cards vector-wide): in TCGJax's CPU kernel the sort, rewritten there as 20 x 20 compares
-    (``jaxenvs._src.cpu_kernels.kernel_rewrite``) summed along each row, was half the time of the observation
-    (4,096 recorded states on one core: 351 ns with it, 173 without; 267 with a loop over the
-    deck's cards counting each one's rank, 235 with this)."""
+    cards vector-wide): in TCGJax's CPU kernel a sort, rewritten there as 20 x 20 compares
+    (``jaxenvs._src.cpu_kernels.kernel_rewrite``) summed along each row, would be much of the
+    observation's time, and placing by rank is cheaper than a loop over the deck's cards
+    counting each one's rank (``docs/game-engines-on-cpu.md``, "Scatters and sorts in
+    kernels")."""
     last = jnp.where(jnp.arange(deck.shape[0]) < deck_size, deck, NUM_CARDS)
 
     def by_rank(last):
@@ -129,7 +130,7 @@ def random_action(mask, key, decision):
     ``w mod #legal`` of the ascending list of ``mask``, where ``w = hi * 2**32 + lo`` is the
     64-bit number made of the two words of ``key_data(fold_in(key, j))``
     (``engine.uniform_below``): uniform up to a bias below ``#legal / 2**64``, and one
-    threefry hash per decision, where ``jax.random.randint`` took five. The legal actions are
+    threefry hash per decision, where ``jax.random.randint`` takes five. The legal actions are
     counted and the drawn one found with the mask read as words (``legal_draw``)."""
     sub = jax.random.fold_in(fast_key(key), decision)
     legal = legal_draw.legal_words(mask)

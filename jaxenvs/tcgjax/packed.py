@@ -3,7 +3,7 @@
 A game state has many small fields: a player's deck size, points and Energy Zone, each slot's
 damage and turns. Kept as a leaf each, they cost twice in a compiled step
 (``docs/game-engines-on-cpu.md``): every ``switch`` and loop builds a table of one pointer per
-leaf it passes on (TCGJax's step switch built 8 tables of 28-42 per decision), and each env's
+leaf it passes on (TCGJax's step switch builds one per branch at every decision), and each env's
 state is copied in and out of the batch leaf by leaf, element by element. Packed along the last
 axis of one array, they are one leaf, and the code still reads ``me.deck_size`` and writes
 ``me.replace(deck_size=...)``.

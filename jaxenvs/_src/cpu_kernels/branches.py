@@ -9,9 +9,8 @@ the unbatched ones included. Those include each constant a branch closes over: a
 becomes a copy per element, rebuilt at every call, and each lookup a gather from that copy.
 PokeJAX's move turn, a ``cond`` over switch or move (``turn``), closes over the Gen 1 tables,
 among them the stat-stage table ``int32[1000, 13]`` and the accuracy table ``int32[1021,
-13]``: at 512 battles on one CPU core, the broadcasts alone were 26% of PokeJAX2P's step
-time (XLA's profile: 106 of 401 ms), and with this module PokeJAX2P went from 10.5k-12.7k to
-18.7k-19.8k steps per CPU-second there (fresh processes, interleaved).
+13]``, which jax's ``cond`` copies for every battle at every step, a large part of the step's
+time (the figures: ``docs/pokejax.md``, "Speed").
 
 Here the batched form vmaps each branch over the batched operands only (``in_axes=None``
 for the others, so tables stay tables) and selects each result leaf by the index. An index
@@ -59,9 +58,8 @@ def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
     (the select of both). Unbatched, a loop that runs ``fun`` once or not at all
     (``lax.while_loop``) rather than a ``lax.cond``: XLA gives a conditional's result
     buffers of its own, so each branch copies every leaf of ``state`` it passes through
-    (the skipping branch all of them), where a loop updates its carry in place. In
-    PokeJAX's CPU kernel that is 2% fewer instructions per step (callgrind, 64 envs x 16
-    steps of the bench's rollout)."""
+    (the skipping branch all of them), where a loop updates its carry in place
+    (``docs/game-engines-on-cpu.md``, "The rules' branches")."""
 
     def skip(state, *operands):
         return state
@@ -81,8 +79,8 @@ def switch_in_place(index: jax.Array, branches: Sequence[Callable], state: Any,
     than a ``lax.switch``: XLA gives a conditional's result buffers of their own, so the chosen
     branch copies every leaf of the state it passes through, where a loop updates its carry in
     place. TCGJax's step, its Trainer effects and its two rules that change one player
-    (``engine``): 2-3% less time per one-seat env step on one core, its ``memcpy`` calls from
-    4.5 per step to 0.2."""
+    (``engine``) use it for the switches that carry the whole state, which would otherwise copy
+    it at every decision."""
     branches = tuple(branches)
 
     def alone(index, operands):

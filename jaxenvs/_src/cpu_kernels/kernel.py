@@ -2,9 +2,9 @@
 
 XLA:CPU runs a compiled program as a graph of thunks, one per fused operation, each dispatched
 by its runtime. A program of many small operations on small arrays spends most of its time
-there: one HalfCheetah physics step is some 230 fused operations, and at a batch of one env
-the runtime's dispatching took about half of the step's time (``perf``: 40% of the executing
-thread in ``ThunkExecutor`` and its thread pool, against 50% in the kernels themselves).
+there: one HalfCheetah physics step is hundreds of fused operations, and at a batch of one env
+the runtime's dispatching took about as much of the step's time as the kernels themselves
+(``docs/halfcheetah.md``, "What bounds the speed").
 
 XLA:CPU can instead compile a called computation into one function, whose operations follow
 one another as plain code: the "small call", a ``call`` carrying the frontend attribute
@@ -17,12 +17,10 @@ inside it: the functions JAX itself jits (``jnp.where``, ``jnp.clip``...) must s
 for XLA to fuse them with the rest (marked, they stayed calls of their own).
 
 What goes in one kernel is a choice about compile time as well as speed: LLVM optimises one
-function at a time, on one thread, and its cost grows faster than the function's length.
-Measured on the HalfCheetah physics step at batch 1 (2 cores, same session): as XLA's fused
-operations, 6.1k env steps/s and a 5.0 s XLA compile; the whole step as one kernel (by a
-first form of this wrapper, which also marked the calls inside), 12.6k and 9.6 s; as four
-(``halfcheetah.integrator``: dynamics, collision, the solver's Newton loop, integration),
-17.6k and 3.2 s.
+function at a time, on one thread, and its cost grows faster than the function's length. So
+HalfCheetah's physics step runs as four kernels (``halfcheetah.integrator``: dynamics,
+collision, the solver's Newton loop, integration), which both run faster and compile sooner
+than the whole step as one (``docs/halfcheetah.md``, "What bounds the speed").
 
 That emitter has no scatter, and unbatched code is full of them (``x.at[i].set(v)`` with a
 traced ``i``), nor a sort it can link: ``one_kernel`` rewrites a function's scatters as

@@ -3,12 +3,12 @@
 XLA:CPU compiles a kernel (``kernel``) with its whole-computation emitter, which has
 no scatter ("Unhandled opcode for elemental IR emission: scatter"), whose sort calls a
 runtime function that a kernel is not linked with ("Symbols not found:
-__xla_cpu_runtime_KeyValueSort"), and which rejected the calls XLA makes of small loops
+__xla_cpu_runtime_KeyValueSort"), and which rejects the calls XLA makes of small loops
 inside a kernel, such as the 5-step loop of each threefry hash ("All or none of the slices
 should have an explicit index"). Unbatched game code is full of scatters: every
-``x.at[i].set(v)`` with a traced ``i`` is a scatter of one point (TCGJax's step holds some
-20; PokeJAX's held some 530 until its engine wrote them as dynamic updates, ``pokejax.state.put``,
-since its indices are always in range), and XLA keeps such a scatter as one, since its
+``x.at[i].set(v)`` with a traced ``i`` is a scatter of one point (PokeJAX's engine writes its
+updates as dynamic updates instead, ``pokejax.state.put``, since its indices are always in
+range), and XLA keeps such a scatter as one, since its
 out-of-bounds rule (the update is dropped) differs from that of a dynamic update (the start is
 clamped). Its observations sort small integer arrays.
 
@@ -29,9 +29,9 @@ clamped). Its observations sort small integer arrays.
 * each concatenation written piece by piece into a zero array (dynamic updates): the
   emitter computes a fused concatenation element by element, choosing the piece with a
   branch and recomputing the piece's inputs (gathers, divisions) for each element. As
-  updates, each piece is one plain loop: PokeJAX2P's observations (two of float32[2, 6, 36]
-  per step, ten pieces) made its step 15% faster (A/B in one process, 1024 battles on 2
-  cores), TCGJax2P's 5%.
+  updates, each piece is one plain loop, which makes a step that builds its observation from
+  pieces (PokeJAX2P's two float32[2, 6, 36], ten pieces each) markedly faster
+  (``docs/game-engines-on-cpu.md``, "Scatters and sorts in kernels").
 
 Every other equation is bound as it was; the bodies of ``jit``, ``cond``, ``while``,
 ``scan``, custom derivative rules (whose primal function is kept, not the rule) and

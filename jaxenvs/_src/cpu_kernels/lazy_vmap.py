@@ -6,11 +6,9 @@ also under ``vmap``, where only the batching rule's trace is used. Where the unb
 is as large as the batched one, that doubles the tracing: HalfCheetah's physics step
 (``halfcheetah.batching.batch_invariant``, whose unbatched form runs the step on a batch of
 two copies) was traced twice per compile, and each Newton loop (``rounds.while_loop``) once
-more. Tracing is a large part of a first compile. Measured on 2 cores, one fresh process
-per run, interleaved (``jaxenvs.bench``'s rollout; trace, lower and XLA compile timed apart):
-HalfCheetah at batch 64 traced in 4.4-4.5 s with ``custom_vmap`` and 2.2-2.4 s with this one,
-its whole first compile 13.3 s against 10.6-11.7 s; TCGJax at 1024 traced in 13.0 s against
-11.1 s; PokeJAX, whose unbatched forms are small, unchanged.
+more. Tracing is a large part of a first compile, so tracing once shortens HalfCheetah's and
+TCGJax's (``docs/halfcheetah.md``, "Compile time"; ``docs/game-engines-on-cpu.md``, "Compile
+time"); PokeJAX's unbatched forms are small.
 
 This ``custom_vmap`` is a primitive whose result types are given (``out_shapes``, which can
 be far cheaper than a trace: a loop's carry, or the shapes of an unbatched function), whose

@@ -4,8 +4,8 @@ turn, in one XLA:CPU kernel: the layout of a C environment, inside ``jit``.
 Under ``vmap`` a ``lax.cond`` or ``lax.switch`` whose index differs across the batch runs
 every branch for every element and selects. A game engine's step is mostly such branches
 (which rule applies, which effect a card or move has, whether a Pokémon fainted), so a
-batched step does the work of every rule for every env: for TCGJax and PokeJAX, XLA's cost
-analysis counts some 44k elementwise operations per env step, for states of 1-4 KB. A C
+batched step does the work of every rule for every env, passing over its state many times per
+decision (``docs/game-engines-on-cpu.md``, "Under ``vmap``, every rule for every env"). A C
 environment instead steps its envs one after the other, each running the rules that apply.
 
 ``loop_vmap(fun)`` is ``fun`` with that batching rule on a CPU: a ``fori_loop`` over the
@@ -26,15 +26,16 @@ rollout's ``scan``), every leaf of the state. Each element's arguments are read 
 loop that runs once before any of its results is written (``_read_before_writes``): XLA fuses
 a read into the operations that use it, and where one of those could run after the element's
 write (a step's truncation flag, made from its old step count), XLA copied the whole batch's
-leaf for every element, a cost that grows with the batch (TCGJax at 1024 envs: 8 KB per env
-step; with the reads first, its self-play env's step takes half the time it took).
+leaf for every element, a cost that grows with the batch (``docs/game-engines-on-cpu.md``,
+"Reads before writes").
 
 With ``rows``, each result leaf is held as ``[batch, entries]`` while the loop writes it, and
 an element's result is written as one row. XLA:CPU writes a slice as a loop nest over its
 shape, which LLVM unrolled into one scalar move per entry for small inner axes (TCGJax's
-``[2, 4, 10]`` energy); a row is one loop, which it vectorises: 7.4% fewer kernel
-instructions per TCGJax step. PokeJAX's step (61 state leaves, most of them ``[2, 6]`` or
-``[2, 6, k]``) ran 10% more with it, so it is the caller's choice.
+``[2, 4, 10]`` energy); a row is one loop, which it vectorises, so TCGJax's step runs fewer
+instructions. PokeJAX's step (most of its state leaves ``[2, 6]`` or ``[2, 6, k]``) runs more
+with it, so it is the caller's choice (``docs/game-engines-on-cpu.md``, "Results written as
+rows").
 
 What it costs is compile time: LLVM optimises the kernel as one function, and its cost grows
 faster than the function's length (``kernel``).

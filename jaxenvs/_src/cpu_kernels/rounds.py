@@ -99,11 +99,11 @@ def _batched_in_rounds(alone, cond_fun, body_fun, operands, init, fraction, kern
             return carry, going, rounds_run + 1
 
         # The condition reads the rounds run as well, though ``rounds_run >= 0`` holds (short
-        # of 2**31 rounds): XLA's trip-count analysis, which its while-loop passes run some
-        # 100 times a compile, follows a condition that reads one loop value back through the
-        # body's update of it, and here cloned the round's kernel computation each time (2.3 s
-        # of the 4.7 s of HLO passes of a HalfCheetah rollout's compile at 32 envs per
-        # device); a condition on two loop values ends that analysis at once.
+        # of 2**31 rounds): XLA's trip-count analysis, which its while-loop passes run many
+        # times a compile, follows a condition that reads one loop value back through the
+        # body's update of it, and here would clone the round's kernel computation each time,
+        # much of a HalfCheetah compile (``docs/halfcheetah.md``, "Compile time"); a condition
+        # on two loop values ends that analysis at once.
         carry, _, _ = jax.lax.while_loop(
             lambda loop: jnp.any(loop[1]) & (loop[2] >= 0), round_,
             (carry, running(operands, carry), jnp.int32(0)))

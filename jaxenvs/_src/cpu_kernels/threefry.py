@@ -1,10 +1,10 @@
 """``UNROLLED``: JAX's default PRNG, ``threefry2x32``, with its hash unrolled.
 
 JAX lowers the Threefry-2x32 hash on a CPU as a loop of 5 steps, one loop per random call
-(a rolled loop keeps the compile short). With some 50 calls per game step, those loops'
-overhead made up most of TCGJax's step time at small batch sizes; and inside an XLA:CPU
-kernel (``kernel``) XLA turns each such small loop into a call of its own, which its
-emitter rejected ("All or none of the slices should have an explicit index"). ``UNROLLED``
+(a rolled loop keeps the compile short). With dozens of calls per game step, those loops'
+overhead dominates a game's step at small batch sizes; and inside an XLA:CPU kernel
+(``kernel``) XLA turns each such small loop into a call of its own, which its emitter
+rejects ("All or none of the slices should have an explicit index"). ``UNROLLED``
 is the same generator with the 20 rounds written out: the same key data give the same
 answers from every ``jax.random`` function (the partitionable threefry that JAX uses by
 default; ``tests/test_threefry.py`` checks). Outside the kernels it also compiles faster at
@@ -75,9 +75,8 @@ def unrolled_on_cpu(key):
     unchanged otherwise.
 
     On a CPU, JAX's threefry lowers to a rolled loop that XLA:CPU compiles slowly at small
-    batch sizes: at 32 envs per device, each such loop's LLVM code grew from 6 KB to 50-520 KB
-    and six of them took 2.5 s of LLVM's time (CPU time, on 2 threads) in the compile of a
-    HalfCheetah rollout at batch 64."""
+    batch sizes, where LLVM blows each such loop's code up many times over
+    (``docs/halfcheetah.md``, "Compile time")."""
     if is_threefry(key):
         return fast_key(key)
     return key
