@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import hashlib
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,8 @@ from jaxenvs import bench
 from jaxenvs.pong.core import reset_state, step_deterministic
 from jaxenvs.pong.types import PongParams, PongState
 from jaxenvs.verify.compare import Comparison, compare_trajectories
-from jaxenvs.verify.suite import CheckResult, SuiteOptions, register_suite
+from jaxenvs.verify.suite import (CheckResult, ReferenceInfo, SuiteOptions,
+                                  register_suite)
 
 #: The C state fields, in the files as ``pre_<name>`` and ``post_<name>``.
 STATE_FIELDS = ("paddle_yl", "paddle_yr", "ball_x", "ball_y", "ball_vx", "ball_vy",
@@ -198,7 +200,8 @@ _MODE_CHECKS = {"inject": ("state injection", inject_run), "replay": ("replay", 
 
 
 def pong_suite(options: SuiteOptions) -> Iterator[CheckResult]:
-    """The ``"Pong"`` suite: the selected modes on every golden file matching ``options.files``."""
+    """The ``"Pong"`` suite: the selected modes on every golden file matching ``options.files``
+    (already the whole golden set, so ``options.full`` changes nothing)."""
     files = golden_files(options.files)
     if not files:
         names = ", ".join(f.name for f in golden_files())
@@ -210,7 +213,15 @@ def pong_suite(options: SuiteOptions) -> Iterator[CheckResult]:
             yield CheckResult(f"{label} {run.name}", check(run))
 
 
-register_suite("Pong", pong_suite)
+def golden_versions() -> dict[str, str]:
+    """The golden data as the certificate names it: its source, files and manifest digest."""
+    manifest = hashlib.sha256((golden_dir() / "manifest.json").read_bytes()).hexdigest()
+    return {"PufferLib": f"3.0.0 Ocean Pong (C) golden data, {len(golden_files())} runs, "
+                         f"manifest sha256 {manifest[:12]}"}
+
+
+register_suite("Pong", pong_suite, reference=ReferenceInfo(
+    "PufferLib's C Pong, recorded runs (golden/)", golden_versions))
 
 
 #: PufferLib 3.0.0 Ocean Pong (C), frameskip -> steps per second, as quoted in the project

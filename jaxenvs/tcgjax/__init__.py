@@ -10,7 +10,8 @@ sources; the JAX stream's definition), ``reference/`` (the readable pure-Python 
 The JAX engine follows the same plan with arrays: ``tables`` (the card table as arrays),
 ``state`` (the fixed-size game state), ``engine`` (``new_game``, ``legal_action_mask``, ``step``,
 in stages mirroring the reference), ``convert`` (reference game <-> JAX state), ``lockstep``
-(both engines over the same games, the L3 check and its first-divergence report), ``observe``
+(both engines over the same games, the L3 check and its first-divergence report;
+``verification`` runs it as ``jaxenvs verify TCGJax``), ``observe``
 (each player's view, the opponents' policies) and ``env`` (``TCGJax``, ``TCGJax2P``; their parameters and state in ``types``);
 ``speed`` measures both engines in one run; ``transfer`` evaluates a trained policy in both
 engines and tests their win rates for equivalence (L4; ``data/policy`` is the trained policy).

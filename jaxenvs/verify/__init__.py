@@ -2,9 +2,11 @@
 
 ``compare`` compares trajectories field by field (bit for bit or within a tolerance) and
 reports the first divergence; ``suite`` holds each environment's checks (``run_suite``);
-``cli`` is ``jaxenvs verify ENV``. Nothing here is specific to one environment.
+``certificate`` sums a suite run up; ``cli`` is ``jaxenvs verify ENV``. Nothing here is
+specific to one environment.
 """
 
+from jaxenvs.verify.certificate import certificate
 from jaxenvs.verify.compare import (
     EXACT,
     Comparison,
@@ -18,9 +20,12 @@ from jaxenvs.verify.compare import (
 from jaxenvs.verify.suite import (
     MODES,
     CheckResult,
+    ReferenceInfo,
     SuiteOptions,
     SuiteResult,
     available_suites,
+    check_options,
+    get_reference,
     get_suite,
     register_suite,
     run_suite,
@@ -34,14 +39,18 @@ __all__ = [
     "Comparison",
     "Divergence",
     "FieldResult",
+    "ReferenceInfo",
     "SuiteOptions",
     "SuiteResult",
     "Tolerance",
     "TostResult",
     "available_suites",
+    "certificate",
+    "check_options",
     "compare_trajectories",
     "format_agreement_table",
     "format_divergence",
+    "get_reference",
     "get_suite",
     "register_suite",
     "run_suite",

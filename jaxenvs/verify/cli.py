@@ -1,8 +1,10 @@
 """``jaxenvs verify ENV``: run an environment's verification suite and report agreement.
 
 Prints one progress line per check as it finishes, then the agreement table over all checks,
-a summary line and, for each failed check, its first-divergence report. Exit status: 0 if
-every check passed, 1 if any failed, 2 if the suite could not run (unknown id, no files).
+a summary line, for each failed check its first-divergence report, and the certificate
+(``certificate``). Exit status: 0 if every check passed, 1 if any failed, 2 if the suite could
+not run (unknown id or option value, no files, a reference that is not installed), with a
+one-line message.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import sys
 import time
 
+from jaxenvs.verify.certificate import certificate
 from jaxenvs.verify.compare import format_agreement_table, format_divergence
 from jaxenvs.verify.suite import MODES, CheckResult, SuiteOptions, run_suite
 
@@ -19,9 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("env", metavar="ENV", help="environment id, e.g. Pong")
     parser.add_argument("--files", metavar="PATTERN", default=None,
                         help="glob over the reference file names (default: all)")
-    parser.add_argument("--mode", choices=(*MODES, "all"), default="all",
+    # Checked by SuiteOptions rather than argparse, for a one-line message.
+    parser.add_argument("--mode", metavar="{" + ",".join((*MODES, "all")) + "}", default="all",
                         help="inject: one step from every recorded state; replay: whole "
                              "runs from reset; all: both (default)")
+    parser.add_argument("--full", action="store_true",
+                        help="the full-size run of the slow tests instead of the quick "
+                             "default (on 2 cores: PokeJAX about 30 minutes, TCGJax about 6)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         last = now
 
     try:
-        result = run_suite(args.env, SuiteOptions(files=args.files, mode=args.mode), progress)
+        options = SuiteOptions(files=args.files, mode=args.mode, full=args.full)
+        result = run_suite(args.env, options, progress)
     except ValueError as error:
         print(f"jaxenvs verify: {error}", file=sys.stderr)
         return 2
@@ -50,5 +58,7 @@ def run(args: argparse.Namespace) -> int:
     for check in result.checks:
         if not check.ok:
             print(f"\nFAILED {check.name}")
-            print(format_divergence(check.comparison))
+            print(check.detail or format_divergence(check.comparison))
+    print()
+    print(certificate(result))
     return 0 if result.ok else 1

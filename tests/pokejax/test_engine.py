@@ -21,18 +21,8 @@ import pytest
 from jaxenvs.pokejax import engine, moves, prng, turn
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import gen1, team_pool
+from jaxenvs.pokejax.reference.battles import random_team_battles
 from jaxenvs.pokejax.state import from_report, init_state
-
-
-def _random_team_battles(showdown, n, seed, mirror):
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
-        if mirror:
-            packed[1] = packed[0]
-        words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
-        policy = [int(w) for w in rng.integers(0, 1 << 16, 4)]
-        yield showdown.random_battle(words, tuple(packed), policy_seed=policy)
 
 
 def _pool_battles(showdown, n, seed):
@@ -74,7 +64,7 @@ def test_pool_battles_match_showdown(showdown):
 
 @pytest.mark.parametrize("mirror", [False, True], ids=["random", "mirror"])
 def test_random_team_battles_match_showdown(showdown, mirror):
-    assert _agree(list(_random_team_battles(showdown, 32, 100 + mirror, mirror))) > 1500
+    assert _agree(list(random_team_battles(showdown, 32, 100 + mirror, mirror))) > 1500
 
 
 @pytest.mark.slow
@@ -90,7 +80,7 @@ def test_many_pool_battles_match_showdown(showdown):
 @pytest.mark.slow
 @pytest.mark.parametrize("mirror", [False, True], ids=["random", "mirror"])
 def test_many_random_team_battles_match_showdown(showdown, mirror):
-    assert _agree(list(_random_team_battles(showdown, 500, 200 + mirror, mirror))) > 25000
+    assert _agree(list(random_team_battles(showdown, 500, 200 + mirror, mirror))) > 25000
 
 
 def test_state_injection_from_reports(showdown):
@@ -99,7 +89,7 @@ def test_state_injection_from_reports(showdown):
     report; ``from_report`` with one base state per battle (built from another seed) gives
     the same state."""
     cases = []
-    for traj in _random_team_battles(showdown, 3, 7, mirror=True):
+    for traj in random_team_battles(showdown, 3, 7, mirror=True):
         arrays = [tm.to_arrays(tm.parse(t)) for t in traj.teams]
         rng, calls, last = init_state(arrays, traj.seed).rng, 0, None
         base = init_state(arrays, (5, 6, 7, 8))

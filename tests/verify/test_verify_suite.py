@@ -81,3 +81,46 @@ def test_register_suite_refuses_duplicates(stand_in):
 def test_invalid_mode():
     with pytest.raises(ValueError, match="mode"):
         SuiteOptions(mode="sideways")
+
+
+def test_a_suite_registered_by_name_is_imported_when_requested(monkeypatch):
+    monkeypatch.setattr(suite, "_suites", dict(suite._suites))
+    monkeypatch.setattr(suite, "_references", dict(suite._references))
+    reference = suite.ReferenceInfo("stand-in", lambda: {"it": "1.0"})
+    register_suite("ByName", "jaxenvs.pong.reference:pong_suite", reference=reference)
+    from jaxenvs.pong.reference import pong_suite
+
+    assert get_suite("ByName") is pong_suite and suite.get_reference("ByName") is reference
+    with pytest.raises(TypeError):
+        register_suite("NoFunction", "jaxenvs.pong.reference")
+
+
+def test_counts_add_up_over_checks(monkeypatch):
+    def fn(options):
+        yield CheckResult("a", _check("a", 4).comparison, {"games": 2, "decisions": 3})
+        yield CheckResult("b", _check("b", 6).comparison, {"games": 1})
+
+    monkeypatch.setitem(suite._suites, "Counted", fn)
+    assert run_suite("Counted").counts == {"games": 3, "decisions": 3}
+
+
+def test_options_a_suite_cannot_honour_are_refused():
+    suite.check_options("X", SuiteOptions(mode="replay", full=True), ("replay",), files=False)
+    with pytest.raises(ValueError, match=r"^the X suite has no 'inject' checks; --mode takes "
+                                         r"replay or all$"):
+        suite.check_options("X", SuiteOptions(mode="inject"), ("replay",))
+    with pytest.raises(ValueError, match=r"^the X suite reads no files"):
+        suite.check_options("X", SuiteOptions(files="*"), files=False)
+
+
+def test_pong_ignores_full():
+    one = "pong_fs8_seed0_random.npz"
+    quick, full = (run_suite("Pong", SuiteOptions(files=one, full=f)) for f in (False, True))
+    assert full.ok and [c.name for c in full.checks] == [c.name for c in quick.checks]
+
+
+def test_halfcheetah_names_mujoco_in_its_certificate():
+    pytest.importorskip("mujoco")
+    get_suite("HalfCheetah")
+    versions = suite.get_reference("HalfCheetah").versions()
+    assert set(versions) == {"MuJoCo", "gymnasium"}

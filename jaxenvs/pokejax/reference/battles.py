@@ -5,6 +5,7 @@ a battle seed and a policy seed derived from ``i`` by SHA-256, and both sides ch
 uniformly among their legal choices (Showdown's legal list, drawn in Node from the policy's own
 Gen 5 LCG). ``random_battles`` plays them in the reference and yields the ``Trajectory`` of
 each: choices, the report after every decision (state, log, every PRNG call).
+``random_team_battles`` plays battles between random legal teams instead (and mirror matches).
 ``save_trajectories``/``load_trajectories`` keep them as gzipped JSON lines.
 """
 
@@ -15,6 +16,8 @@ import hashlib
 import json
 from pathlib import Path
 from typing import Iterable, Iterator
+
+import numpy as np
 
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.data import team_pool
@@ -40,6 +43,22 @@ def random_battles(process: ShowdownProcess, indices: Iterable[int], record: boo
         seed, teams, policy = battle_inputs(i)
         yield process.random_battle(seed, teams, policy_seed=policy, record=record,
                                     callers=callers)
+
+
+def random_team_battles(process: ShowdownProcess, n: int, seed: int, mirror: bool = False
+                        ) -> Iterator[Trajectory]:
+    """Plays ``n`` battles between random legal teams of supported moves
+    (``teams.supported_team``), with battle, policy and team seeds drawn from
+    ``numpy.random.default_rng(seed)``; with ``mirror``, both sides play the same team (speed
+    ties, and so the event system's tie-break draws, are frequent)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
+        if mirror:
+            packed[1] = packed[0]
+        words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
+        policy = [int(w) for w in rng.integers(0, 1 << 16, 4)]
+        yield process.random_battle(words, (packed[0], packed[1]), policy_seed=policy)
 
 
 def save_trajectories(path: str | Path, trajectories: Iterable[Trajectory]) -> int:

@@ -7,8 +7,12 @@ actions, ``step``, the turn flow), ``effects`` (one function per card effect), `
 ``jaxenvs bench TCGJax``, and is imported here because ``jaxenvs.bench`` imports an env's
 ``reference`` package for its rows).
 The engine takes every random decision from a random source (``jaxenvs.tcgjax.rng``); it calls
-JAX only through ``JaxKeyRandomSource``.
+JAX only through ``JaxKeyRandomSource``. Importing this package also registers
+``jaxenvs verify TCGJax`` (``jaxenvs.tcgjax.verification``, by name: it imports this package).
 """
+
+import hashlib
+from pathlib import Path
 
 from jaxenvs.tcgjax.reference.policies import RandomPolicy, ScriptedPolicy, play_game
 from jaxenvs.tcgjax.reference.rules import action_mask, legal_actions, new_game, step
@@ -20,3 +24,23 @@ __all__ = ["Choice", "ChoiceKind", "Game", "Phase", "Player", "PokemonInPlay", "
            "new_game", "play_game", "step"]
 
 from jaxenvs.tcgjax.reference import bench_rows  # noqa: E402,F401  (registers the bench row)
+from jaxenvs.verify.suite import ReferenceInfo, register_suite  # noqa: E402
+
+
+def reference_versions() -> dict[str, str]:
+    """The reference as the certificate names it: a digest of this package's sources (its
+    version is jaxenvs's own)."""
+    sources = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        sources.update(path.read_bytes())
+    return {"TCGJax Python reference": f"sources sha256 {sources.hexdigest()[:12]}"}
+
+
+REFERENCE_INFO = ReferenceInfo(
+    "the Python reference engine (jaxenvs.tcgjax.reference), random-vs-random games",
+    reference_versions,
+    "every field of the game state (cards, Pokémon in play, counters, pending choices), the "
+    "legal-action mask and the rewards, after new_game and after every decision (a 64-bit "
+    "digest of them per step), in each batched form of the engine")
+for _env_id in ("TCGJax", "TCGJax2P"):
+    register_suite(_env_id, "jaxenvs.tcgjax.verification:tcgjax_suite", reference=REFERENCE_INFO)
