@@ -177,7 +177,7 @@ def generate() -> str:
     """The table text for the installed MuJoCo and gymnasium."""
     import mujoco
 
-    from jaxenvs.halfcheetah.reference import load_model
+    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
 
     return render(extract(load_model()), mujoco.__version__)
 

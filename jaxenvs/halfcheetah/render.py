@@ -116,7 +116,7 @@ def render_mujoco(qpos, *, height: int = 240, width: int = 320,
     """
     import mujoco
 
-    from jaxenvs.halfcheetah.reference import load_model
+    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
 
     mj_model = load_model()
     data = mujoco.MjData(mj_model)

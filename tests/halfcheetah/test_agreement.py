@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import agreement  # noqa: E402
+from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
 
 STATES = 10_000
 

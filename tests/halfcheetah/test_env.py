@@ -32,7 +32,7 @@ def test_reset_noise_and_spaces():
 
 def test_step_reward_and_info_match_mujoco():
     mujoco = pytest.importorskip("mujoco")
-    from jaxenvs.halfcheetah import reference
+    from jaxenvs.halfcheetah.reference import mujoco_c as reference
     env = HalfCheetah()
     params = env.default_params
     rng = np.random.default_rng(0)

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import horizons  # noqa: E402
+from jaxenvs.halfcheetah.reference import horizons  # noqa: E402
 
 requires_x64 = pytest.mark.skipif(not jax.config.jax_enable_x64,
                                   reason="float64 check: run with JAX_ENABLE_X64=1")

@@ -16,8 +16,9 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import (agreement, constraint, dynamics, integrator,  # noqa: E402
-                                 kinematics, model, reference)
+from jaxenvs.halfcheetah import constraint, dynamics, integrator, kinematics, model  # noqa: E402
+from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
+from jaxenvs.halfcheetah.reference import mujoco_c as reference  # noqa: E402
 
 
 @pytest.fixture(scope="module")

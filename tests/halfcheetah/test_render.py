@@ -69,7 +69,7 @@ def test_capsules_are_where_mujoco_puts_them(pose):
     ``mj_forward``, not our kinematics) are capsule-coloured, and pixels more than a radius
     plus 1.5 px from every MuJoCo capsule, above the floor, are sky."""
     mujoco = pytest.importorskip("mujoco")
-    from jaxenvs.halfcheetah.reference import load_model
+    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
 
     qpos = POSES[pose]
     m = load_model()

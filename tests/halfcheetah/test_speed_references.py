@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from jaxenvs import bench
-from jaxenvs.halfcheetah import speed
+from jaxenvs.halfcheetah.reference import speed
 from jaxenvs.halfcheetah.types import HalfCheetahParams
 
 

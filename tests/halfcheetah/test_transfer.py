@@ -1,12 +1,12 @@
 """L4: the committed PPO policy (``jaxenvs/halfcheetah/data/policy``, trained in our env) runs
-in our env and in gymnasium's MuJoCo HalfCheetah-v5 (``jaxenvs.halfcheetah.transfer``): it
-runs forward far beyond what an untrained policy does (about -300 to 0) in both engines, and
+in our env and in gymnasium's MuJoCo HalfCheetah-v5 (``jaxenvs.halfcheetah.reference.transfer``):
+it runs forward far beyond what an untrained policy does (about -300 to 0) in both engines, and
 (slow) its mean returns over 100 episodes each are equivalent by TOST within 5% of the mean
 return, each at least 3,000."""
 
 import pytest
 
-from jaxenvs.halfcheetah import transfer
+from jaxenvs.halfcheetah.reference import transfer
 
 #: Episodes per engine in the fast test, and the return each must reach (the policy's mean
 #: is above 3,000 in both engines; an untrained policy gets about -300 to 0).

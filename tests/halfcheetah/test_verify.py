@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("mujoco")
 
 from jaxenvs.halfcheetah import HalfCheetah  # noqa: E402
-from jaxenvs.halfcheetah.verification import make_suite  # noqa: E402
+from jaxenvs.halfcheetah.reference.verification import make_suite  # noqa: E402
 from jaxenvs.verify.suite import SuiteOptions, get_suite  # noqa: E402
 
 
@@ -25,8 +25,8 @@ def _run(env=None):
 
 
 def test_suite_is_registered():
-    from jaxenvs.halfcheetah import reference
-    assert get_suite("HalfCheetah") is reference.halfcheetah_suite
+    from jaxenvs.halfcheetah.reference import verification
+    assert get_suite("HalfCheetah") is verification.halfcheetah_suite
 
 
 def test_suite_passes_at_small_size():

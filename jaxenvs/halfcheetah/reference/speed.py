@@ -16,7 +16,7 @@ second, timed after compilation and one warm-up call, as ``jaxenvs.bench`` times
   ``jit(scan(vmap(step_env)))`` harness as MJX and Brax, so that all the JAX engines can be
   compared by one command each, in the same conditions.
 
-Every measurement runs in a fresh subprocess, ``python -m jaxenvs.halfcheetah.speed ENGINE
+Every measurement runs in a fresh subprocess, ``python -m jaxenvs.halfcheetah.reference.speed ENGINE
 BATCH STEPS [FRAME_SKIP]``, which prints one JSON line. The subprocess isolates the engines'
 threads and compile caches from ours and from each other, and lets the JAX engines start with
 ``XLA_FLAGS=--xla_cpu_enable_concurrency_optimized_scheduler=false``: without it, MJX at large
@@ -94,7 +94,7 @@ def _chunk_steps(engine: str, batch_size: int, num_steps: int) -> int:
 
 
 def _gymnasium_model():
-    from jaxenvs.halfcheetah.reference import load_model
+    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
     return load_model()
 
 
@@ -316,8 +316,8 @@ def register_speed_references() -> None:
 
 
 def main(argv: list[str]) -> None:
-    """``python -m jaxenvs.halfcheetah.speed ENGINE BATCH STEPS [FRAME_SKIP]``: measure one
-    engine here and print its record as one JSON line."""
+    """``python -m jaxenvs.halfcheetah.reference.speed ENGINE BATCH STEPS [FRAME_SKIP]``:
+    measure one engine here and print its record as one JSON line."""
     if len(argv) not in (3, 4) or argv[0] not in ENGINES:
         raise SystemExit(f"usage: python -m {__name__} {{{','.join(ENGINES)}}} BATCH STEPS "
                          "[FRAME_SKIP]")

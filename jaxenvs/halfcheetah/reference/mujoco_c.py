@@ -179,28 +179,7 @@ def observation(qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
     return np.concatenate([qpos[..., 1:], qvel], axis=-1)
 
 
-# `jaxenvs bench HalfCheetah` compares with MuJoCo C, MJX and Brax, measured in the same run.
-from jaxenvs.halfcheetah.speed import register_speed_references  # noqa: E402
-
-register_speed_references()
-
-# `jaxenvs verify HalfCheetah`: state injection and replay against MuJoCo (``verification``,
-# which builds on this module, so it is imported when the suite runs).
-from jaxenvs.verify.suite import ReferenceInfo, register_suite  # noqa: E402
-
-
-def halfcheetah_suite(options):
-    """The ``"HalfCheetah"`` suite at its default sizes (``verification.make_suite``); with
-    ``options.full``, state injection at the slow test's 10,000 states."""
-    from jaxenvs.halfcheetah.verification import make_suite
-    return (make_suite(states=10_000) if options.full else make_suite())(options)
-
-
-def mujoco_versions() -> dict[str, str]:
+def versions() -> dict[str, str]:
     """MuJoCo's and gymnasium's versions (the model is gymnasium's ``half_cheetah.xml``)."""
     import gymnasium
     return {"MuJoCo": _mujoco().__version__, "gymnasium": gymnasium.__version__}
-
-
-register_suite("HalfCheetah", halfcheetah_suite, reference=ReferenceInfo(
-    "MuJoCo's C library running gymnasium's HalfCheetah-v5", mujoco_versions))

@@ -15,8 +15,8 @@ measured against the float32 tolerance). Each
 (engine, dtype) runs in its own subprocess, since float64 in JAX must be switched on when a
 process starts.
 
-``python -m jaxenvs.halfcheetah.horizons --seeds 20``, run from the repository root, writes
-``benchmarks/results/halfcheetah-horizons.{json,md}`` (``--out DIR`` elsewhere); it takes about
+``python -m jaxenvs.halfcheetah.reference.horizons --seeds 20``, run from the repository root,
+writes ``benchmarks/results/halfcheetah-horizons.{json,md}`` (``--out DIR`` elsewhere); it takes about
 15 minutes on a loaded 2-core CPU, most of it MJX. Other seed counts and lengths write
 ``halfcheetah-horizons-{seeds}-seeds-{steps}-steps.{json,md}`` beside it, so that a wider survey
 (``--seeds 1000 --steps 60``: how often chaos alone ends a rollout's agreement early) does not
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jaxenvs.halfcheetah import reference, speed
+from jaxenvs.halfcheetah.reference import mujoco_c, speed
 
 #: Max |obs difference| that counts as "still matched", per dtype (the issue's L3 bounds).
 TOLERANCE = {"float64": 1e-3, "float32": 5e-3}
@@ -68,9 +68,9 @@ def actions(seed: int, policy: str, steps: int) -> np.ndarray:
 def mujoco_rollout(seed: int, policy: str, steps: int, nudge: float = 0.0) -> np.ndarray:
     """MuJoCo C's observations ``[steps, 17]`` after each env step."""
     qpos, qvel = initial_state(seed)
-    qpos_t, qvel_t = reference.Reference().rollout(qpos + nudge, qvel,
+    qpos_t, qvel_t = mujoco_c.Reference().rollout(qpos + nudge, qvel,
                                                     actions(seed, policy, steps))
-    return reference.observation(qpos_t[1:], qvel_t[1:])
+    return mujoco_c.observation(qpos_t[1:], qvel_t[1:])
 
 
 def ours_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) -> np.ndarray:
@@ -83,7 +83,7 @@ def ours_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) -
 
     def rollout(q, v, a):
         def body(carry, action):
-            q, v, _ = physics_step(*carry, action, reference.FRAME_SKIP)
+            q, v, _ = physics_step(*carry, action, mujoco_c.FRAME_SKIP)
             return (q, v), jnp.concatenate([q[1:], v])
         return jax.lax.scan(body, (q, v), a)[1]
 
@@ -98,7 +98,7 @@ def mjx_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) ->
     import jax.numpy as jnp
     from mujoco import mjx
 
-    model = mjx.put_model(reference.load_model())
+    model = mjx.put_model(mujoco_c.load_model())
     data0 = mjx.make_data(model)
     probe = jax.jit(mjx.step)(model, data0)
     data0 = jax.tree.map(lambda x, like: jnp.asarray(x, like.dtype), data0, probe)
@@ -106,7 +106,7 @@ def mjx_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) ->
     def rollout(q, v, a):
         def substeps(data, action):
             data = data.replace(ctrl=action)
-            data = jax.lax.fori_loop(0, reference.FRAME_SKIP,
+            data = jax.lax.fori_loop(0, mujoco_c.FRAME_SKIP,
                                      lambda _, d: mjx.step(model, d), data)
             return data, jnp.concatenate([data.qpos[1:], data.qvel])
         return jax.lax.scan(substeps, data0.replace(qpos=q, qvel=v), a)[1]
@@ -160,8 +160,8 @@ def run_all(seeds: int, steps: int, dtypes=tuple(TOLERANCE)) -> list[dict]:
         env = dict(os.environ, JAX_ENABLE_X64="1" if dtype == "float64" else "0")
         if engine == "mjx":  # see ``speed``: MJX can hang on CPU without it
             env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {speed.XLA_FLAG}".strip()
-        command = [sys.executable, "-m", "jaxenvs.halfcheetah.horizons", "--worker", engine,
-                   dtype, "--seeds", str(seeds), "--steps", str(steps)]
+        command = [sys.executable, "-m", "jaxenvs.halfcheetah.reference.horizons", "--worker",
+                   engine, dtype, "--seeds", str(seeds), "--steps", str(steps)]
         result = subprocess.run(command, env=env, capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"{engine} {dtype} failed:\n{result.stderr[-3000:]}")
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(_worker(*args.worker, args.seeds, args.steps)))
         return
     records = run_all(args.seeds, args.steps, args.dtypes)
-    command = f"python -m jaxenvs.halfcheetah.horizons --seeds {args.seeds}" + (
+    command = f"python -m jaxenvs.halfcheetah.reference.horizons --seeds {args.seeds}" + (
         f" --steps {args.steps}" if args.steps != 1000 else "") + (
         f" --dtypes {' '.join(args.dtypes)}" if set(args.dtypes) != set(TOLERANCE) else "")
     stem = "halfcheetah-horizons" + (

@@ -12,7 +12,7 @@ MuJoCo itself, in the float dtype of the process (float64 with ``JAX_ENABLE_X64=
   The reward is float32 by design: within 1e-6 (1 + |reward|) in float64 (float32 rounding),
   2e-3 (1 + |reward|) in float32.
 - ``replay``: rollouts from ``seeds`` HalfCheetah-v5 reset states under the actions of
-  ``horizons`` must stay within the issue's L3 bounds for the target number of env steps:
+  ``horizons`` must stay within the L3 bounds for the target number of env steps:
   float64 1e-3 for 1000 zero-action and 40 random-action steps; float32 5e-3 for 10
   random-action steps.
 
@@ -26,7 +26,7 @@ from typing import Iterator
 
 import numpy as np
 
-from jaxenvs.halfcheetah import agreement, horizons, reference
+from jaxenvs.halfcheetah.reference import agreement, horizons, mujoco_c
 from jaxenvs.verify.compare import Tolerance, compare_trajectories
 from jaxenvs.verify.suite import CheckResult, SuiteOptions
 
@@ -44,7 +44,7 @@ def inject_checks(states: int, env=None) -> Iterator[CheckResult]:
     dtype = _dtype()
     drawn = agreement.mujoco_states(states)
     # Float64 against MuJoCo run to its minimiser (see ``agreement.CONVERGED_TOLERANCE``).
-    ref = reference.Reference(agreement.CONVERGED_TOLERANCE if dtype == "float64" else None)
+    ref = mujoco_c.Reference(agreement.CONVERGED_TOLERANCE if dtype == "float64" else None)
     stages, ours, mujoco = agreement.inject(drawn, ref, env)
     if dtype == "float64":
         obs_tolerance = Tolerance.close(atol=agreement.FLOAT64_MAX_DOBS)
@@ -127,3 +127,9 @@ def make_suite(states: int = 1000, seeds: int = 5, env=None):
             yield from replay_checks(seeds, env)
 
     return suite
+
+
+def halfcheetah_suite(options: SuiteOptions) -> Iterator[CheckResult]:
+    """The ``"HalfCheetah"`` suite at its default sizes (``make_suite``); with
+    ``options.full``, state injection at the slow test's 10,000 states."""
+    return (make_suite(states=10_000) if options.full else make_suite())(options)

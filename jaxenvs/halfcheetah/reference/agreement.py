@@ -19,7 +19,7 @@ Each figure is measured against two MuJoCo references: MuJoCo as HalfCheetah-v5 
 MuJoCo with its solver run to the minimiser (``CONVERGED_TOLERANCE``), since at its default
 tolerance MuJoCo's own Newton solver stops short on a few states.
 
-``python -m jaxenvs.halfcheetah.agreement --states 10000``, run from the repository root,
+``python -m jaxenvs.halfcheetah.reference.agreement --states 10000``, run from the repository root,
 writes ``benchmarks/results/halfcheetah-l2.{json,md}`` with max and median of each figure per
 family in float64 and float32 (each in a subprocess: x64 must be set when a process starts);
 about a minute on 2 cores.
@@ -39,7 +39,8 @@ from typing import Callable
 
 import numpy as np
 
-from jaxenvs.halfcheetah import model, reference
+from jaxenvs.halfcheetah import model
+from jaxenvs.halfcheetah.reference import mujoco_c
 
 ROLLOUT_FAMILIES = ("random", "sine", "zero", "trained")
 EDGE_FAMILIES = ("resting", "flipped", "penetration", "joint_limit")
@@ -91,14 +92,14 @@ def _policy(name: str, rng: np.random.Generator, steps: int) -> np.ndarray:
 
 def _trained_policy() -> Callable[[np.ndarray], np.ndarray]:
     """The committed HalfCheetah policy's mean action for one observation."""
-    from jaxenvs.halfcheetah import transfer
+    from jaxenvs.halfcheetah.reference import transfer
 
     policy = transfer.load()
     rng = np.random.default_rng(0)  # unused: greedy actions draw nothing
     return lambda obs: policy.act(obs[None], rng, greedy=True)[0]
 
 
-def _rollout_family(ref: reference.Reference, name: str, n: int, rng):
+def _rollout_family(ref: mujoco_c.Reference, name: str, n: int, rng):
     qpos, qvel, ctrl = [], [], []
     policy = _trained_policy() if name == "trained" else None
     for start in range(0, n, ROLLOUT_STEPS):
@@ -113,7 +114,7 @@ def _rollout_family(ref: reference.Reference, name: str, n: int, rng):
     return np.concatenate(qpos), np.concatenate(qvel), np.concatenate(ctrl)
 
 
-def _edge_family(ref: reference.Reference, name: str, n: int, rng):
+def _edge_family(ref: mujoco_c.Reference, name: str, n: int, rng):
     if name == "resting":
         states = [ref.rollout(rng.uniform(-0.1, 0.1, 9), 0.1 * rng.normal(size=9),
                               np.zeros((200, 6))) for _ in range(n)]
@@ -146,9 +147,9 @@ def family_sizes(n: int) -> dict[str, int]:
 
 
 def mujoco_states(n: int = 185, seed: int = 0,
-                  ref: reference.Reference | None = None) -> States:
+                  ref: mujoco_c.Reference | None = None) -> States:
     """``n`` states of every family (sizes from ``family_sizes``), deterministic in ``seed``."""
-    ref = ref or reference.Reference()
+    ref = ref or mujoco_c.Reference()
     parts = []
     for i, (name, size) in enumerate(family_sizes(n).items()):
         rng = np.random.default_rng([seed, i])
@@ -187,17 +188,17 @@ def _ours(states: States, env):
     return jax.device_get(jax.jit(jax.vmap(one))(*args))
 
 
-def inject(states: States, ref: reference.Reference | None = None, env=None):
+def inject(states: States, ref: mujoco_c.Reference | None = None, env=None):
     """Inject every state into MuJoCo and into ``env`` (default ``HalfCheetah()``), in this
     process's float dtype. Returns ``(stage_errors, ours, mujoco)``: per state (arrays ``[n]``)
     each stage's deviation (see the module docstring), and the env step's ``obs`` ``[n, 17]``
     and ``reward`` ``[n]`` from each side."""
     from jaxenvs.halfcheetah.env import HalfCheetah
 
-    return _against(states, *_ours(states, env or HalfCheetah()), ref or reference.Reference())
+    return _against(states, *_ours(states, env or HalfCheetah()), ref or mujoco_c.Reference())
 
 
-def _against(states: States, fwd, obs, reward, ref: reference.Reference):
+def _against(states: States, fwd, obs, reward, ref: mujoco_c.Reference):
     """``inject``'s results from our batched ``forward``, ``obs`` and ``reward``."""
     from jaxenvs.halfcheetah import constraint
 
@@ -226,14 +227,14 @@ def _against(states: States, fwd, obs, reward, ref: reference.Reference):
         out["qfrc_constraint"][i] = _rel(fwd.qfrc_constraint[i], r.qfrc_constraint)
         out["qacc"][i] = _rel(fwd.qacc[i], r.qacc)
         next_q, next_v = ref.step(q, v, c)
-        expected_obs.append(reference.observation(next_q, next_v))
-        expected_reward.append((next_q[0] - q[0]) / (reference.FRAME_SKIP * model.TIMESTEP)
+        expected_obs.append(mujoco_c.observation(next_q, next_v))
+        expected_reward.append((next_q[0] - q[0]) / (mujoco_c.FRAME_SKIP * model.TIMESTEP)
                                - 0.1 * np.sum(c * c))
     ours = {"obs": np.asarray(obs, np.float64), "reward": np.asarray(reward, np.float64)}
     return out, ours, {"obs": np.array(expected_obs), "reward": np.array(expected_reward)}
 
 
-def errors(states: States, ref: reference.Reference | None = None,
+def errors(states: States, ref: mujoco_c.Reference | None = None,
            env=None) -> dict[str, np.ndarray]:
     """``inject``'s stage errors plus the env step's: ``dobs`` (``[n, 17]``, |Δobs| per
     element), ``max_rel_dobs`` (max |Δobs| / (1 + |obs|) per state) and ``dreward``."""
@@ -291,11 +292,11 @@ def measure(n: int, seed: int = 0) -> dict:
     from jaxenvs.halfcheetah.env import HalfCheetah
 
     start = time.perf_counter()
-    ref = reference.Reference()
+    ref = mujoco_c.Reference()
     states = mujoco_states(n, seed, ref)
     ours = _ours(states, HalfCheetah())
     summary = summarise(states, _step_errors(*_against(states, *ours, ref)))
-    converged = reference.Reference(solver_tolerance=CONVERGED_TOLERANCE)
+    converged = mujoco_c.Reference(solver_tolerance=CONVERGED_TOLERANCE)
     summary_converged = summarise(states, _step_errors(*_against(states, *ours, converged)))
     dtype = str(np.dtype(float_dtype()))
     return {"dtype": dtype, "states": n, "seed": seed, "summary": summary,
@@ -321,7 +322,8 @@ def markdown(records: list[dict], command: str) -> str:
         f"{n:,} states (seed {records[0]['seed']}) from MuJoCo 4.0 rollouts of HalfCheetah-v5 "
         "(random actions, a fixed sine gait, zero actions, and the committed PPO policy's "
         "mean action chosen from MuJoCo's observations) and edge states (resting, flipped, "
-        "deep penetration, beyond joint limits). Per state: stages at the injected state against `mj_forward` "
+        "deep penetration, beyond joint limits). Per state: stages at the injected state "
+        "against `mj_forward` "
         "as max |Δ|/(1+|MuJoCo|); then one env step (5 physics steps) on observation and "
         "reward (ours is float32 by design). Each cell: max / median over the family "
         "(|Δobs|: over all 17 elements of every state). Count mismatches of contacts, limits "
@@ -373,7 +375,7 @@ def main(argv: list[str] | None = None) -> None:
     for x64 in ("1", "0"):
         env = dict(os.environ, JAX_ENABLE_X64=x64)
         result = subprocess.run(
-            [sys.executable, "-m", "jaxenvs.halfcheetah.agreement", "--worker",
+            [sys.executable, "-m", "jaxenvs.halfcheetah.reference.agreement", "--worker",
              "--states", str(args.states), "--seed", str(args.seed)],
             env=env, capture_output=True, text=True)
         if result.returncode != 0:
@@ -382,7 +384,7 @@ def main(argv: list[str] | None = None) -> None:
         r = records[-1]
         print(f"{r['dtype']}: against MuJoCo {r['failures'] or 'all bounds met'}; against "
               f"converged MuJoCo {r['failures_converged'] or 'all bounds met'}", flush=True)
-    command = f"python -m jaxenvs.halfcheetah.agreement --states {args.states}" + (
+    command = f"python -m jaxenvs.halfcheetah.reference.agreement --states {args.states}" + (
         f" --seed {args.seed}" if args.seed else "")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "halfcheetah-l2.json").write_text(

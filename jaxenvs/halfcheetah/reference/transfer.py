@@ -1,7 +1,7 @@
 """L4: a PPO policy trained in our HalfCheetah, played in it and in gymnasium's MuJoCo
 HalfCheetah-v5, with its returns TOSTed.
 
-``python -m jaxenvs.halfcheetah.transfer --checkpoint jaxenvs/halfcheetah/data/policy``
+``python -m jaxenvs.halfcheetah.reference.transfer --checkpoint jaxenvs/halfcheetah/data/policy``
 plays ``--episodes`` whole episodes (1,000 steps each) in each engine:
 
 * **Ours** (``jax_returns``): the episodes of ``TrainedPolicy.env_returns``, parallel envs
@@ -39,7 +39,7 @@ GYMNASIUM_ID = "HalfCheetah-v5"
 #: Equivalence margin: this fraction of the mean return.
 MARGIN_FRACTION = 0.05
 #: The committed policy (``jaxenvs train HalfCheetah``, ``DEFAULT_CONFIGS["HalfCheetah"]``).
-CHECKPOINT = Path(__file__).parent / "data" / "policy"
+CHECKPOINT = Path(__file__).parents[1] / "data" / "policy"
 
 
 def load(checkpoint: str | Path = CHECKPOINT) -> TrainedPolicy:
