@@ -30,7 +30,7 @@ per run could be taken at another speed than ours. Each env registers its refere
 ``reference`` module beside it, imported on demand. The table shows ours/reference wherever
 it has a number.
 ``--references PATTERN ...`` keeps only the rows whose label contains one of the patterns
-(``--references`` alone: none), e.g. to spend a GPU lease on MJX alone.
+(``--references`` alone: none), e.g. to time MJX alone on a GPU.
 
 Output. One progress line per batch size, then a markdown table; the records and the run's
 context (date, machine, jax, device) go to ``<out>/<stem>.json`` and the table to

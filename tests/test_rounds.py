@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from jaxenvs._src import gate
 from jaxenvs._src import rounds as gated
 from jaxenvs._src.cpu_kernels import rounds
 
@@ -77,7 +78,7 @@ def test_unbatched_call_is_one_loop(kernel):
 def test_rounds_only_on_a_cpu_and_above_one_round(monkeypatch):
     """The batched form gathers and scatters (rounds) exactly where the module says it does:
     a CPU batch larger than one round (``round_size``: 300 // 8 = 37, at least 2); through
-    the gate, on another backend, none."""
+    the gate, only where the fast path runs."""
     def uses_rounds(batch, module=rounds):
         limit, start = _inputs(batch)
         loop = lambda *args: _loop(*args, module=module)
@@ -88,6 +89,6 @@ def test_rounds_only_on_a_cpu_and_above_one_round(monkeypatch):
     assert rounds.round_size(300, 8) == 37 and rounds.round_size(9, 8) == 2
     assert uses_rounds(300) and uses_rounds(3)
     assert not uses_rounds(2) and not uses_rounds(1)
-    assert uses_rounds(300, gated)
+    assert uses_rounds(300, gated) == gate.enabled()  # JAXENVS_CPU_KERNELS=0: plain loop
     monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
     assert not uses_rounds(300, gated)

@@ -331,7 +331,7 @@ def markdown(records: list[dict], command: str) -> str:
         "max |Δobs| exceeds the float64 bound. "
         f"Produced by `{command}`.",
         "",
-        f"Bounds (issue 4): float64 max |Δobs| <= {FLOAT64_MAX_DOBS:g}; float32 max "
+        f"Bounds: float64 max |Δobs| <= {FLOAT64_MAX_DOBS:g}; float32 max "
         f"|Δobs|/(1+|obs|) <= {FLOAT32_MAX_REL_DOBS:g} and median |Δobs| <= "
         f"{FLOAT32_MEDIAN_DOBS:g}. Float64 stages: "
         + ", ".join(f"{k} <= {v:g}" for k, v in FLOAT64_STAGE_BOUND.items()) + ".",
