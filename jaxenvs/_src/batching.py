@@ -7,7 +7,7 @@ JAX's public ``jax.custom_batching.custom_vmap``. The two give the same results.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import jax
 
@@ -21,18 +21,7 @@ def custom_vmap(fun: Callable, rule: Callable, out_shapes: Callable) -> Callable
     out_batched)``. ``out_shapes(*args)``: the unbatched result's ``jax.ShapeDtypeStruct``s.
     ``fun`` and ``rule`` take every traced value they use as an argument. Not
     differentiable."""
-    fast = None
-
-    def call(*args: Any) -> Any:
-        nonlocal fast
-        kernels = gate.kernels()
-        if kernels is not None:
-            if fast is None:
-                fast = kernels.lazy_vmap.custom_vmap(fun, rule, out_shapes)
-            return fast(*args)
-        plain = jax.custom_batching.custom_vmap(fun)
-        plain.def_vmap(lambda axis_size, in_batched, *batched: rule(
-            axis_size, tuple(in_batched), *batched))
-        return plain(*args)
-
-    return call
+    plain = jax.custom_batching.custom_vmap(fun)
+    plain.def_vmap(lambda axis_size, in_batched, *args: rule(axis_size, tuple(in_batched), *args))
+    return gate.fast_or_plain(
+        plain, lambda kernels: kernels.lazy_vmap.custom_vmap(fun, rule, out_shapes))

@@ -18,6 +18,7 @@ import functools
 import os
 import types
 import warnings
+from typing import Callable
 
 import jax
 import jaxlib
@@ -90,3 +91,21 @@ def kernels() -> types.ModuleType | None:
 def enabled() -> bool:
     """Whether the fast path runs for what is traced now (``kernels`` is not ``None``)."""
     return kernels() is not None
+
+
+def fast_or_plain(plain: Callable, make_fast: Callable[[types.ModuleType], Callable]) -> Callable:
+    """A function that calls ``plain`` where the fast path does not run, and elsewhere the
+    function ``make_fast(cpu_kernels)`` builds on first use (then kept)."""
+    fast = None
+
+    @functools.wraps(plain)
+    def call(*args):
+        nonlocal fast
+        found = kernels()
+        if found is None:
+            return plain(*args)
+        if fast is None:
+            fast = make_fast(found)
+        return fast(*args)
+
+    return call

@@ -7,7 +7,6 @@ one another as plain code, without its runtime's dispatch per operation
 
 from __future__ import annotations
 
-import functools
 from typing import Callable, TypeVar
 
 from jaxenvs._src import gate
@@ -19,16 +18,4 @@ def one_kernel(fun: F) -> F:
     """``fun`` (array arguments and results), one kernel on the fast path. Every result must
     be computed inside ``fun``, and ``fun`` must hold nothing the kernel emitter lacks (custom
     calls, collectives; see ``cpu_kernels.kernel``)."""
-    kernel = None
-
-    @functools.wraps(fun)
-    def call(*args):
-        nonlocal kernel
-        kernels = gate.kernels()
-        if kernels is None:
-            return fun(*args)
-        if kernel is None:
-            kernel = kernels.kernel.one_kernel(fun)
-        return kernel(*args)
-
-    return call
+    return gate.fast_or_plain(fun, lambda kernels: kernels.kernel.one_kernel(fun))

@@ -8,7 +8,6 @@ results are the same.
 
 from __future__ import annotations
 
-import functools
 from typing import Callable, Mapping, TypeVar
 
 from jaxenvs._src import gate
@@ -21,16 +20,5 @@ def loop_vmap(fun: F, updates: Mapping[int, int] | None = None, rows: bool = Fal
     path. ``updates`` (``{result index: argument index}``, a result that is that argument
     updated, written in its place) and ``rows`` (results written as rows) shape the loop's
     writes; see ``cpu_kernels.loop_vmap``."""
-    looped = None
-
-    @functools.wraps(fun)
-    def call(*args):
-        nonlocal looped
-        kernels = gate.kernels()
-        if kernels is None:
-            return fun(*args)
-        if looped is None:
-            looped = kernels.loop_vmap.loop_vmap(fun, updates, rows)
-        return looped(*args)
-
-    return call
+    return gate.fast_or_plain(
+        fun, lambda kernels: kernels.loop_vmap.loop_vmap(fun, updates, rows))
