@@ -2,7 +2,7 @@
 
     python benchmarks/profile.py --env TCGJax2P [--batch-size 1024] [--steps 50] [--top 25]
         [--param NAME=VALUE ...] [--vmapped]
-    python benchmarks/profile.py --env TCGJax2P --twice jaxenvs.tcgjax.engine.legal_action_mask
+    python benchmarks/profile.py --env TCGJax2P --twice jaxenvs.tcgjax._src.engine.legal_action_mask
         [--twice MODULE.FUNCTION ...] [--batch-size 1024] [--steps 50] [--rounds 10]
 
 Prints XLA's cost analysis of one env step per env (elementwise operations, bytes read and

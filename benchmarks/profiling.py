@@ -288,7 +288,7 @@ def computed_twice(fn: Callable) -> Callable:
 
 
 def _resolve(path: str) -> tuple[Any, str]:
-    """``(module, name)`` of a dotted function path, e.g. ``jaxenvs.tcgjax.engine.step``."""
+    """``(module, name)`` of a dotted function path, e.g. ``jaxenvs.tcgjax._src.engine.step``."""
     module_name, _, name = path.rpartition(".")
     try:
         module = importlib.import_module(module_name)

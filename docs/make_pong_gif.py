@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 import jaxenvs
-from jaxenvs.pong import render
+from jaxenvs.pong.render import render
 from jaxenvs.rendering import rollout_frames, save_gif
 
 NUM_STEPS = 300

@@ -57,9 +57,9 @@ def test_computed_twice_returns_the_first_result_and_computes_both():
 def test_marginal_cost_of_a_step_function(pong):
     env, params = pong
     lines = []
-    [cost] = profiling.marginal_costs(env, params, ["jaxenvs.pong.core.play"], 4, 4, rounds=2,
+    [cost] = profiling.marginal_costs(env, params, ["jaxenvs.pong._src.rules.play"], 4, 4, rounds=2,
                                       progress=lines.append)
-    assert cost.function == "jaxenvs.pong.core.play" and len(cost.ratios) == 2
+    assert cost.function == "jaxenvs.pong._src.rules.play" and len(cost.ratios) == 2
     assert all(r > 0 for r in cost.ratios) and cost.base_ns_per_env_step > 0
     assert len(lines) == 1
 
@@ -69,4 +69,4 @@ def test_marginal_cost_rejects_a_function_the_step_never_calls(pong):
     with pytest.raises(ValueError, match="never called"):
         profiling.marginal_costs(env, params, ["jaxenvs._src.barrier.materialize"], 4, 2, rounds=1)
     with pytest.raises(ValueError, match="no function"):
-        profiling.marginal_costs(env, params, ["jaxenvs.pong.core.nope"], 4, 2, rounds=1)
+        profiling.marginal_costs(env, params, ["jaxenvs.pong._src.rules.nope"], 4, 2, rounds=1)

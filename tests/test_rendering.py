@@ -11,8 +11,7 @@ import pytest
 from PIL import Image
 
 import jaxenvs
-from jaxenvs.pong import render
-from jaxenvs.pong.render import RIGHT_PADDLE
+from jaxenvs.pong.render import RIGHT_PADDLE, render
 from jaxenvs.rendering import rollout_frames, save_gif
 
 

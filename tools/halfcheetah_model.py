@@ -23,7 +23,7 @@ import numpy as np
 
 import jaxenvs.halfcheetah
 
-TABLE_PATH = Path(jaxenvs.halfcheetah.__file__).with_name("model_table.py")
+TABLE_PATH = Path(jaxenvs.halfcheetah.__file__).parent / "_src" / "model_table.py"
 
 
 def _mat(quat: np.ndarray) -> np.ndarray:

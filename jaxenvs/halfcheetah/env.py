@@ -7,7 +7,7 @@ import jax.numpy as jnp
 from gymnax.environments import spaces
 
 from jaxenvs.environment import Environment
-from jaxenvs.halfcheetah import batching, integrator, linalg, model
+from jaxenvs.halfcheetah._src import batching, integrator, linalg, model
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
 
 

@@ -1,4 +1,4 @@
-"""HalfCheetah frames: a pure-JAX side view, and MuJoCo's own renderer where OpenGL exists.
+"""HalfCheetah frames: a pure-JAX side view.
 
 ``render(state, params)`` draws the model's 8 capsules at the body poses of
 ``kinematics.frames(state.qpos)``, seen from the side (-y, looking along +y, x to the right and
@@ -10,9 +10,7 @@ coverage by a capsule is computed from its distance to the capsule's segment, wi
 of anti-aliasing, and there is no Python control flow on state values, so ``render`` can be
 jitted and vmapped over states (``jaxenvs.rendering.rollout_frames``).
 
-``render_mujoco(qpos)`` renders the same pose with ``mujoco.Renderer`` through the XML's
-``track`` camera. It needs an OpenGL backend chosen before MuJoCo is imported, e.g.
-``MUJOCO_GL=egl`` (headless GPU or Mesa) or ``MUJOCO_GL=osmesa``.
+MuJoCo's own picture of a pose is ``jaxenvs.halfcheetah.reference.mujoco_c.render``.
 """
 
 from __future__ import annotations
@@ -21,8 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah import kinematics, model
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import kinematics, model
+from jaxenvs.halfcheetah._src.model import const
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
 
 SKY = (214, 229, 242)
@@ -104,32 +102,3 @@ def render(state: HalfCheetahState, params: HalfCheetahParams | None = None, *,
     for g in range(model.NGEOM):
         image = image + coverage[g][..., None] * (colours[g] - image)
     return jnp.round(image).astype(jnp.uint8)
-
-
-def render_mujoco(qpos, *, height: int = 240, width: int = 320,
-                  camera: str = "track") -> np.ndarray:
-    """MuJoCo's own picture of ``qpos[9]`` through the XML's ``camera``: ``uint8[height,
-    width, 3]``. ``qvel`` is zero: it does not change the picture.
-
-    Raises ``RuntimeError`` if MuJoCo has no OpenGL context here: set ``MUJOCO_GL=egl`` (or
-    ``osmesa``) before MuJoCo is first imported.
-    """
-    import mujoco
-
-    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
-
-    mj_model = load_model()
-    data = mujoco.MjData(mj_model)
-    data.qpos[:] = np.asarray(qpos, np.float64)
-    mujoco.mj_forward(mj_model, data)
-    try:
-        renderer = mujoco.Renderer(mj_model, height, width)
-    except Exception as error:  # MuJoCo raises FatalError, AttributeError, ... without GL
-        raise RuntimeError(
-            "MuJoCo's renderer has no OpenGL context here; set MUJOCO_GL=egl (or osmesa) "
-            f"before importing mujoco ({type(error).__name__}: {error})") from error
-    try:
-        renderer.update_scene(data, camera=camera)
-        return renderer.render().copy()
-    finally:
-        renderer.close()

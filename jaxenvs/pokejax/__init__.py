@@ -1,13 +1,10 @@
 """PokeJAX: Pokémon Showdown's Gen 1 singles battles in JAX, checked against Showdown.
 
-The package reads as: the Showdown reference (``reference/``: the pinned Node package, its
-JSON-lines harness and the Python driver), the Gen 1 tables and the team pool (``data/``), team
-parsing (``teams``), Showdown's Gen 5 LCG (``prng``), Gen 1 stats (``stats``), the battle state
-(``state``), the damage formula (``damage``), the moves (``moves``, with ``moves.SUPPORTED``),
-one decision step (``turn``), replay against Showdown trajectories (``engine``), what each
-player has seen and observes (``observe``), the opponent policies (``opponents``), the
-environments (``env``: ``PokeJAX``, ``PokeJAX2P``) and Showdown protocol lines from a JAX
-trajectory (``log``).
+Public: the environments (``env``: ``PokeJAX``, ``PokeJAX2P``), their params and state
+(``types``), team parsing (``teams``), the Gen 1 tables and the team pool (``data/``) and
+Showdown protocol lines from a JAX trajectory (``log``). The battle rules are private
+(``_src/``). ``reference/`` drives the pinned Showdown in Node, replays its battles in the
+engine (``replay``) and runs the L4 check (``transfer``); the env never imports it.
 """
 
 from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P

@@ -42,10 +42,10 @@ from gymnax.environments import spaces
 
 from jaxenvs._src import branches
 from jaxenvs.environment import Environment
-from jaxenvs.pokejax import moves, observe, opponents, turn
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax._src import moves, observe, opponents, turn
+from jaxenvs.pokejax._src.state import P1, P2, REQ_NONE, BattleState, init_state
 from jaxenvs.pokejax.data import gen1, team_pool
-from jaxenvs.pokejax.state import P1, P2, REQ_NONE, BattleState, init_state
 from jaxenvs.pokejax.types import PokeJAXParams, PokeJAXState
 
 _TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")

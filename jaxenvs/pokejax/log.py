@@ -62,14 +62,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.pokejax import conditions as cond
-from jaxenvs.pokejax import damage as dmg
-from jaxenvs.pokejax import moves as mv
-from jaxenvs.pokejax import prng, turn
+from jaxenvs.pokejax._src import conditions as cond
+from jaxenvs.pokejax._src import damage as dmg
+from jaxenvs.pokejax._src import moves as mv
+from jaxenvs.pokejax._src import prng, turn
+from jaxenvs.pokejax._src.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, STATUSES,
+                                        VOLATILES, BattleState)
+from jaxenvs.pokejax._src.turn import FIRST_SWITCH
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, STATUSES,
-                                   VOLATILES, BattleState)
-from jaxenvs.pokejax.turn import FIRST_SWITCH
 
 #: The line kinds whose every line equals Showdown's (see the module docstring; for ``move``
 #: and ``-status`` the first three and two arguments).

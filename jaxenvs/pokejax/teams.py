@@ -278,7 +278,7 @@ def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
     """A random legal team whose moves the engine supports: distinct species that learn at
     least one supported move, 1-4 of those moves each, levels 50-100, random DVs (the HP DV
     derived as in Gen 1) and stat experience."""
-    from jaxenvs.pokejax.moves import SUPPORTED
+    from jaxenvs.pokejax._src.moves import SUPPORTED
 
     data = gen1()
     supported = np.array(sorted(data.move_index[m] for m in SUPPORTED if m != "struggle"))

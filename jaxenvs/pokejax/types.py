@@ -5,8 +5,8 @@ from __future__ import annotations
 import jax
 from flax import struct
 
-from jaxenvs.pokejax import observe, opponents
-from jaxenvs.pokejax.state import BattleState
+from jaxenvs.pokejax._src import observe, opponents
+from jaxenvs.pokejax._src.state import BattleState
 
 
 @struct.dataclass

@@ -1,15 +1,12 @@
 """Pong: PufferLib 3.0.0 Ocean Pong (C), translated exactly to JAX.
 
-Read in this order: ``types`` (state and params), ``core`` (the rules, with
-``step_deterministic``), ``env`` (the gymnax environment), ``render`` (frames and GIFs),
-``golden/`` (recorded trajectories of the real C env) and ``reference`` (the checks against
-them, run by ``jaxenvs verify Pong``).
+``types`` holds the params and state, ``env`` the gymnax environment and ``render`` frames for
+GIFs; the rules, translated line by line from the C, are private (``_src/rules``).
+``golden/`` holds recorded runs of the real C env and ``reference`` the checks against them
+(``jaxenvs verify Pong``), which the env never imports.
 """
 
-from jaxenvs.pong.core import observe, reset_state, step_deterministic
 from jaxenvs.pong.env import Pong
-from jaxenvs.pong.render import render
 from jaxenvs.pong.types import PongParams, PongState
 
-__all__ = ["Pong", "PongParams", "PongState", "observe", "render", "reset_state",
-           "step_deterministic"]
+__all__ = ["Pong", "PongParams", "PongState"]

@@ -1,4 +1,4 @@
-"""The Pong environment: gymnax wiring around the pure rules in ``jaxenvs.pong.core``."""
+"""The Pong environment: gymnax wiring around the pure rules in ``jaxenvs.pong._src.rules``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import jax.numpy as jnp
 from gymnax.environments import spaces
 
 from jaxenvs.environment import Environment
-from jaxenvs.pong import core
+from jaxenvs.pong._src import rules
 from jaxenvs.pong.types import PongParams, PongState
 
 
@@ -33,7 +33,7 @@ def draw_serve(key: jax.Array, params: PongParams) -> jax.Array:
     h = jnp.uint32(0x9E3779B9)
     for word in jax.random.key_data(key).reshape(-1):
         h = _fmix32(h ^ word.astype(jnp.uint32))
-    return core.serve_vy_from_bit(h & 1, params)
+    return rules.serve_vy_from_bit(h & 1, params)
 
 
 class Pong(Environment):
@@ -48,9 +48,9 @@ class Pong(Environment):
     is a float32[1] paddle direction in [-1, 1], clipped to that range.
 
     ``step`` draws the serve of a non-final point from its key and runs
-    ``core.play``; after a final point gymnax's auto-reset serves the new game from the reset
+    ``rules.play``; after a final point gymnax's auto-reset serves the new game from the reset
     key. That is C's ``c_step`` with a different random source for the serve (see
-    ``core.step_deterministic``, which takes the serve as an argument). On a final point
+    ``rules.step_deterministic``, which takes the serve as an argument). On a final point
     ``info["final_observation"]`` is the stale observation C holds at that moment (quirk 2).
     """
 
@@ -91,13 +91,13 @@ class Pong(Environment):
             raise ValueError("Invalid Pong parameters: " + "; ".join(errors))
 
     def step_env(self, key, state: PongState, action, params: PongParams):
-        direction = core.paddle_direction(action, self.continuous)
-        obs, state, reward, terminated = core.play(
+        direction = rules.paddle_direction(action, self.continuous)
+        obs, state, reward, terminated = rules.play(
             state, direction, draw_serve(key, params), params)
         return obs, state, reward, terminated, {}
 
     def reset_env(self, key, params: PongParams):
-        state = core.reset_state(draw_serve(key, params), params)
+        state = rules.reset_state(draw_serve(key, params), params)
         return state.last_obs, state
 
     def is_terminated(self, state: PongState, params: PongParams) -> jax.Array:

@@ -34,11 +34,10 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs import bench
-from jaxenvs.pong.core import reset_state, step_deterministic
+from jaxenvs.pong._src.rules import reset_state, step_deterministic
 from jaxenvs.pong.types import PongParams, PongState
 from jaxenvs.verify.compare import Comparison, compare_trajectories
-from jaxenvs.verify.suite import (CheckResult, ReferenceInfo, SuiteOptions,
-                                  register_suite)
+from jaxenvs.verify.suite import CheckResult, ReferenceInfo, SuiteOptions, register_suite
 
 #: The C state fields, in the files as ``pre_<name>`` and ``post_<name>``.
 STATE_FIELDS = ("paddle_yl", "paddle_yr", "ball_x", "ball_y", "ball_vx", "ball_vy",

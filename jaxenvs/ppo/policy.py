@@ -1,7 +1,7 @@
 """A trained policy loaded for play outside the trainer: its env, network and parameters.
 
-``jaxenvs eval`` and the L4 transfer checks (``jaxenvs.tcgjax.transfer``,
-``jaxenvs.pokejax.transfer``, ``jaxenvs.halfcheetah.reference.transfer``) load a checkpoint with
+``jaxenvs eval`` and the L4 transfer checks (``jaxenvs.tcgjax.reference.transfer``,
+``jaxenvs.pokejax.reference.transfer``, ``jaxenvs.halfcheetah.reference.transfer``) load a checkpoint with
 ``TrainedPolicy.load``, which rebuilds what they share: the env the checkpoint was trained on
 (with its parameter overrides, and normalizing observations with the saved, frozen
 statistics if the run did), and the network applied to that env's observations. A reference

@@ -30,9 +30,9 @@ from gymnax.environments import spaces
 from jaxenvs._src import branches
 from jaxenvs.environment import Environment
 from jaxenvs.tcgjax import actions as A
-from jaxenvs.tcgjax import engine, observe
+from jaxenvs.tcgjax._src import engine, observe
+from jaxenvs.tcgjax._src.state import OVER, GameState, current_player, rewards
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.state import OVER, GameState, current_player, rewards
 from jaxenvs.tcgjax.types import TCGJaxParams, TCGJaxState
 
 DECK_NAMES = tuple(sorted(sample_decks()))

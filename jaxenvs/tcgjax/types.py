@@ -5,7 +5,7 @@ from __future__ import annotations
 import jax
 from flax import struct
 
-from jaxenvs.tcgjax.state import GameState
+from jaxenvs.tcgjax._src.state import GameState
 
 #: Decisions of one game are far fewer; the default never truncates a game.
 MAX_STEPS = 10_000

@@ -16,7 +16,8 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import constraint, dynamics, integrator, kinematics, model  # noqa: E402
+from jaxenvs.halfcheetah._src import (constraint, dynamics, integrator, kinematics,  # noqa: E402
+                                      model)
 from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
 from jaxenvs.halfcheetah.reference import mujoco_c as reference  # noqa: E402
 

@@ -132,9 +132,9 @@ def test_render_mujoco_where_opengl_exists():
         pytest.skip("mujoco is not installed")
     code = (
         "import numpy as np\n"
-        "from jaxenvs.halfcheetah.render import render_mujoco\n"
+        "from jaxenvs.halfcheetah.reference.mujoco_c import render\n"
         f"poses = np.array({POSES.tolist()})\n"
-        "a, b = (render_mujoco(q, height=60, width=80) for q in poses[:2])\n"
+        "a, b = (render(q, height=60, width=80) for q in poses[:2])\n"
         "assert a.shape == (60, 80, 3) and a.dtype == np.uint8, (a.shape, a.dtype)\n"
         "assert (a != b).any()\n"
         "print('ok')\n")

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah import integrator, solver  # noqa: E402
+from jaxenvs.halfcheetah._src import integrator, solver  # noqa: E402
 from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
 
 pytestmark = pytest.mark.skipif(jax.config.jax_enable_x64, reason="float32 check")

@@ -7,10 +7,10 @@ draw (the ``SetStatus`` tie-break, sleep's and confusion's lengths) and which do
 
 import numpy as np
 
-from jaxenvs.pokejax import conditions as cond
-from jaxenvs.pokejax import moves, turn
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax.state import init_state
+from jaxenvs.pokejax._src import conditions as cond
+from jaxenvs.pokejax._src import moves, turn
+from jaxenvs.pokejax._src.state import init_state
 
 
 def _state():

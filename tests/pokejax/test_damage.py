@@ -9,8 +9,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.pokejax import damage as dmg
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax._src import damage as dmg
 from jaxenvs.pokejax.data import gen1, team_pool
 
 ROLLS = np.arange(dmg.MIN_ROLL, dmg.MAX_ROLL + 1)

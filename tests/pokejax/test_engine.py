@@ -1,7 +1,7 @@
 """L2/L3: the JAX battle engine against Showdown 0.11.11, decision by decision.
 
 Random-vs-random battles in Showdown (the harness's ``play_random``), replayed in the engine
-with the same seed and choices (``engine.replay_many``: batches of battles under ``vmap``). At
+with the same seed and choices (``replay.replay_many``: batches of battles under ``vmap``). At
 every decision the engine must equal Showdown's report exactly (no tolerance): turn, winner,
 requests and legal choices, party order, HP, fainted/active flags, status and its counter,
 boosts, modified and stored stats, types, species, volatiles with the confusion counter and the
@@ -18,11 +18,12 @@ import jax
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax import engine, moves, prng, turn
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax._src import moves, prng, turn
+from jaxenvs.pokejax._src.state import from_report, init_state
 from jaxenvs.pokejax.data import gen1, team_pool
+from jaxenvs.pokejax.reference import replay
 from jaxenvs.pokejax.reference.battles import random_team_battles
-from jaxenvs.pokejax.state import from_report, init_state
 
 
 def _pool_battles(showdown, n, seed):
@@ -41,14 +42,14 @@ def _record_while_compiling(battles):
     replay compiles."""
     with ThreadPoolExecutor(1) as pool:
         recorded = pool.submit(list, battles)
-        engine.warm_up()
+        replay.warm_up()
         return recorded.result()
 
 
 def _agree(trajs):
     """Every trajectory agrees at every decision; returns the decisions compared."""
     decisions = 0
-    for traj, (divergence, compared) in zip(trajs, engine.replay_many(trajs)):
+    for traj, (divergence, compared) in zip(trajs, replay.replay_many(trajs)):
         assert divergence is None, f"seed {traj.seed}, teams {traj.teams}\n{divergence}"
         assert traj.winner is not None
         decisions += compared
@@ -98,17 +99,17 @@ def test_state_injection_from_reports(showdown):
                 for raw in c["raw"]:
                     rng, calls, last = prng.next(rng)[0], calls + 1, raw
             state = from_report(report, arrays, rng, calls)
-            assert engine.compare(state, report, calls, last) == []
+            assert replay.compare(state, report, calls, last) == []
             same = from_report(report, arrays, rng, calls, base=base)
             assert all(np.array_equal(a, b) for a, b in zip(jax.tree.leaves(state),
                                                             jax.tree.leaves(same)))
             nxt, choices = traj.reports[k], traj.choices[k]
             n_calls = calls + sum(len(c["raw"]) for c in nxt["rng"])
             n_last = next((c["raw"][-1] for c in reversed(nxt["rng"]) if c["raw"]), last)
-            cases.append((state, engine._actions(choices), nxt, n_calls, n_last, k))
-    stepped = engine.step_many([c[0] for c in cases], np.asarray([c[1] for c in cases]))
+            cases.append((state, replay._actions(choices), nxt, n_calls, n_last, k))
+    stepped = replay.step_many([c[0] for c in cases], np.asarray([c[1] for c in cases]))
     for (_, actions, nxt, n_calls, n_last, k), (state, legal) in zip(cases, stepped):
-        assert engine.compare(state, nxt, n_calls, n_last, legal) == [], (k, actions)
+        assert replay.compare(state, nxt, n_calls, n_last, legal) == [], (k, actions)
     assert len(cases) > 100
 
 

@@ -1,7 +1,7 @@
 """The PokeJAX envs: the jaxenvs/gymnax contract, parameter checks, that an episode (one
 player against the random or the greedy opponent, or self-play) is the Showdown battle its
 reset seed and teams define (the choices ``info`` reports, replayed in Showdown, agree with the
-engine at every decision: ``engine.replay``), and that the greedy opponent picks the obvious
+engine at every decision: ``replay.replay``), and that the greedy opponent picks the obvious
 move in constructed positions."""
 
 import jax
@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.pokejax import engine, moves, opponents
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax._src import moves, opponents
+from jaxenvs.pokejax._src.state import REQ_SWITCH
 from jaxenvs.pokejax.data import gen1
 from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P, supported_pool
-from jaxenvs.pokejax.state import REQ_SWITCH
+from jaxenvs.pokejax.reference import replay
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +80,14 @@ def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
                                                   action, params)
             assert int(info["agent_action"]) == action
             opp = [int(a) for a in np.asarray(info["opponent_actions"])]
-            first = {"p1": engine.action_to_choice(action)}
+            first = {"p1": replay.action_to_choice(action)}
             if opp[0] >= 0:
-                first["p2"] = engine.action_to_choice(opp[0])
+                first["p2"] = replay.action_to_choice(opp[0])
             choices.append(first)
             if opp[1] >= 0:
-                choices.append({"p2": engine.action_to_choice(opp[1])})
+                choices.append({"p2": replay.action_to_choice(opp[1])})
         traj = showdown.replay(seed, packed, choices)
-        divergence, _ = engine.replay(traj)
+        divergence, _ = replay.replay(traj)
         assert divergence is None, str(divergence)
         assert float(reward) == {"p1": 1.0, "p2": -1.0}.get(traj.winner, 0.0)
 
@@ -110,10 +111,10 @@ def test_2p_episode_is_the_showdown_battle(env_params, showdown):
             action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
             obs, state, reward, done, info = step(jax.random.key(0), state, action, params)
             assert not np.asarray(info["illegal_action"]).any()
-            choices.append({p: engine.action_to_choice(int(a))
+            choices.append({p: replay.action_to_choice(int(a))
                             for p, a, w in zip(("p1", "p2"), action, waiting) if not w})
         traj = showdown.replay(seed, packed, choices)
-        divergence, _ = engine.replay(traj)
+        divergence, _ = replay.replay(traj)
         assert divergence is None, str(divergence)
         expected = {"p1": [1.0, -1.0], "p2": [-1.0, 1.0]}.get(traj.winner, [0.0, 0.0])
         np.testing.assert_array_equal(info["rewards"], expected)
@@ -136,14 +137,14 @@ def _position(attacker, defender, move_ids):
     ``attacker`` with ``move_ids`` (plus a second p2 Pokémon to switch to)."""
     p1 = [tm.PokemonSet(defender, ("tackle",))]
     p2 = [tm.PokemonSet(attacker, tuple(move_ids)), tm.PokemonSet("rattata", ("tackle",))]
-    return engine.initial_state([5, 6, 7, 8], [tm.pack(p1), tm.pack(p2)])
+    return replay.initial_state([5, 6, 7, 8], [tm.pack(p1), tm.pack(p2)])
 
 
 _greedy = jax.jit(opponents.greedy)
 
 
 def _greedy_choice(state):
-    legal = engine.jitted()[2](state)[1]
+    legal = replay.jitted()[2](state)[1]
     return int(_greedy(jax.random.key(0), state, 1, legal))
 
 

@@ -3,7 +3,7 @@
 Random-vs-random battles between random teams of the moves the log reads
 (``log.LOGGED_MOVES``, all supported by the engine) are played in Showdown (the
 harness reports each decision's protocol lines), replayed in the engine (which must agree at
-every decision first: ``engine.replay``), and ``log.protocol_log`` of the engine's states is
+every decision first: ``replay.replay``), and ``log.protocol_log`` of the engine's states is
 compared with Showdown's log decision by decision. Compared exactly: the lines of the kinds in
 ``log.EXACT_KINDS`` (``|move|`` without its ``[miss]``/``[from]``/``[still]`` flags,
 ``|-status|`` without a ``[from]``), in order, nothing missing and nothing extra. Not
@@ -24,8 +24,9 @@ import jax
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax import engine, log
+from jaxenvs.pokejax import log
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax.reference import replay
 
 _ARGS = {"move": 3, "-status": 2}
 _KINDS = {"", "start", "upkeep", *log.EXACT_KINDS, *log.INFERRED_KINDS}
@@ -42,11 +43,11 @@ def _exact(lines):
 
 
 def _engine_log(traj):
-    state = engine.initial_state(traj.seed, traj.teams)
-    step = engine.jitted()[1]
+    state = replay.initial_state(traj.seed, traj.teams)
+    step = replay.jitted()[1]
     states, actions = [state], []
     for choices in traj.choices:
-        action = np.array([engine.choice_to_action(choices[k]) if k in choices else 0
+        action = np.array([replay.choice_to_action(choices[k]) if k in choices else 0
                            for k in ("p1", "p2")], np.int32)
         states.append(step(states[-1], action))
         actions.append(action)
@@ -73,7 +74,7 @@ def _battles(showdown, n, seed):
 
 def _compare(traj):
     """Compares one battle's log with Showdown's; returns Showdown's lines."""
-    divergence, _ = engine.replay(traj)
+    divergence, _ = replay.replay(traj)
     assert divergence is None, f"the engine itself diverges:\n{divergence}"
     ours = _engine_log(traj)
     theirs = [traj.initial["log"]] + [r["log"] for r in traj.reports]
@@ -109,7 +110,7 @@ def test_log_reads_like_showdown():
     """The start of a battle, line for line as Showdown writes it."""
     team = [tm.PokemonSet("staryu", ("tackle",), level=51), tm.PokemonSet("mew", ("pound",))]
     foe = [tm.PokemonSet("cloyster", ("tackle",), level=70)]
-    state = engine.initial_state([1, 2, 3, 4], [tm.pack(team), tm.pack(foe)])
+    state = replay.initial_state([1, 2, 3, 4], [tm.pack(team), tm.pack(foe)])
     hp = [int(state.maxhp[0, 0]), int(state.maxhp[1, 0])]
     assert log.start_lines(state) == [
         "|start", f"|switch|p1a: Staryu|Staryu, L51|{hp[0]}/{hp[0]}",

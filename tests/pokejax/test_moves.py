@@ -1,5 +1,5 @@
 """L3 per move family: battles of custom teams built around each family of special moves,
-random-vs-random in Showdown 0.11.11 and replayed in the engine (``engine.replay_many``),
+random-vs-random in Showdown 0.11.11 and replayed in the engine (``replay.replay_many``),
 equal at every decision on every compared state field and the PRNG stream (no tolerance).
 
 Each family's battles must also show the mechanic in Showdown's log (a freeze and a thaw, a
@@ -9,8 +9,8 @@ Rest, a confusion self-hit, ...), so that a test cannot pass without exercising 
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax import engine
 from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax.reference import replay
 
 #: family -> (p1 team, p2 team, Showdown log fragments that must all occur). Teams are
 #: ``species:move,move,...:level`` separated by ``;``.
@@ -187,7 +187,7 @@ def replayed(showdown):
         for _ in range(BATTLES):
             words, policy = ([int(w) for w in rng.integers(0, 1 << 16, 4)] for _ in range(2))
             recorded.append((family, showdown.random_battle(words, teams, policy_seed=policy)))
-    results = engine.replay_many([traj for _, traj in recorded])
+    results = replay.replay_many([traj for _, traj in recorded])
     out = {family: [] for family in FAMILIES}
     for (family, traj), (divergence, decisions) in zip(recorded, results):
         out[family].append((traj, divergence, decisions))

@@ -7,9 +7,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax import engine, observe
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax.state import STATUSES, VOLATILES
+from jaxenvs.pokejax._src import observe
+from jaxenvs.pokejax._src.state import STATUSES, VOLATILES
+from jaxenvs.pokejax.reference import replay
 
 _observe = jax.jit(observe.observe, static_argnums=2)
 _reveal = jax.jit(observe.reveal)
@@ -21,7 +22,7 @@ def start():
     the leads revealed."""
     rng = np.random.default_rng(11)
     packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
-    state = engine.initial_state([1, 2, 3, 4], packed)
+    state = replay.initial_state([1, 2, 3, 4], packed)
     return state, observe.reveal(observe.nothing_revealed(), None, state)
 
 
@@ -86,7 +87,7 @@ def test_revealed_after_the_event(start):
     """p1 switches to party position 2 while p2's lead uses its first move: p1 now knows that
     move (PP went down) and its HP, p2 knows both of p1's Pokémon, the new one in front."""
     state, revealed = start
-    step = engine.jitted()[1]
+    step = replay.jitted()[1]
     after = step(state, np.array([4, 0], np.int32))
     revealed = _reveal(revealed, state, after)
     p1_view, p2_view = _observe(after, revealed, 0), _observe(after, revealed, 1)

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.pokejax import prng
+from jaxenvs.pokejax._src import prng
 
 
 def test_spec_values(showdown):

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.pokejax import prng
-from jaxenvs.pokejax.state import add_at, draw, put
+from jaxenvs.pokejax._src import prng
+from jaxenvs.pokejax._src.state import add_at, draw, put
 
 SHAPES = [((2,), jnp.int32), ((2, 6), jnp.uint32), ((2, 6), jnp.bool_), ((2, 6, 4), jnp.int32)]
 

@@ -4,8 +4,8 @@ import jax
 import numpy as np
 
 from jaxenvs.pokejax import teams
+from jaxenvs.pokejax._src.stats import calc_stats, dvs
 from jaxenvs.pokejax.data import STATS, gen1, team_pool
-from jaxenvs.pokejax.stats import calc_stats, dvs
 
 
 def _showdown_stats(showdown, packed_teams):

@@ -1,5 +1,5 @@
 """L4: the committed PPO policy (``jaxenvs/pokejax/data/policy``) against the random opponent
-in PokeJAX and in Pokémon Showdown (``jaxenvs.pokejax.transfer``): it wins far more often than
+in PokeJAX and in Pokémon Showdown (``jaxenvs.pokejax.reference.transfer``): it wins far more often than
 a random agent (about half the battles) in both engines, and (slow) its win rates over 2,000
 battles each are equivalent by TOST within 3 percentage points."""
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxenvs.pokejax import transfer
+from jaxenvs.pokejax.reference import transfer
 
-CHECKPOINT = Path(transfer.__file__).parent / "data" / "policy"
+CHECKPOINT = Path(transfer.__file__).parents[1] / "data" / "policy"
 #: Battles per engine in the fast tests; the policy must win at least WIN_RATE of them (a
 #: random agent wins about half: 0.75 is ~3 standard deviations above that over 32 battles).
 BATTLES = 32

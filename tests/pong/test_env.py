@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.pong import core, step_deterministic
+from jaxenvs.pong._src import rules
+from jaxenvs.pong._src.rules import step_deterministic
 from jaxenvs.pong.env import draw_serve
 
 
@@ -100,4 +101,4 @@ def test_reset_observation_is_the_c_start_observation():
     obs, state = env.reset(jax.random.key(0), params)
     np.testing.assert_array_equal(np.asarray(obs[:5]), np.float32([0.5, 0.5, 0.2, 0.475, 1.0]))
     assert float(obs[5]) in (np.float32(12 / 26), np.float32(0.5))
-    assert np.array_equal(np.asarray(obs), np.asarray(core.observe(state, params)))
+    assert np.array_equal(np.asarray(obs), np.asarray(rules.observe(state, params)))

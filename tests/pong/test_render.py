@@ -7,8 +7,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.pong import PongParams, PongState, render
-from jaxenvs.pong.render import BACKGROUND, BALL, LEFT_PADDLE, RIGHT_PADDLE, SCORE, frame_shape
+from jaxenvs.pong import PongParams, PongState
+from jaxenvs.pong.render import (BACKGROUND, BALL, LEFT_PADDLE, RIGHT_PADDLE, SCORE, frame_shape,
+                                 render)
 
 PARAMS = PongParams()
 # One compilation per (params, scale), shared by the tests.

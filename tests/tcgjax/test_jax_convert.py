@@ -5,12 +5,12 @@ import itertools
 
 import numpy as np
 
-from jaxenvs.tcgjax import convert
-from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.reference import RandomPolicy, play_game
-from jaxenvs.tcgjax.rng import PythonRandomSource
-from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays, card_ids, card_index
 from tests.tcgjax.test_games import random_deck
+
+from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays, card_ids, card_index
+from jaxenvs.tcgjax.cards import sample_decks
+from jaxenvs.tcgjax.reference import RandomPolicy, convert, play_game
+from jaxenvs.tcgjax.rng import PythonRandomSource
 
 DECKS = sample_decks()
 PAIRS = list(itertools.product(sorted(DECKS), repeat=2))

@@ -14,14 +14,16 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.tcgjax import convert, engine, lockstep
+from tests.tcgjax.test_games import random_deck
+
 from jaxenvs._src.cpu_kernels.threefry import fast_key
+from jaxenvs.tcgjax._src import engine
+from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.reference import RandomPolicy, action_mask, new_game, rules, step
+from jaxenvs.tcgjax.reference import (RandomPolicy, action_mask, convert, lockstep, new_game, rules,
+                                      step)
 from jaxenvs.tcgjax.reference.state import game_from_dict
 from jaxenvs.tcgjax.rng import JaxKeyRandomSource, PythonRandomSource
-from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays
-from tests.tcgjax.test_games import random_deck
 
 #: One batch size for every batched call here, so all share one compiled program.
 BATCH = 540

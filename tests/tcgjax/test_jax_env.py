@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.tcgjax import convert, observe
+from jaxenvs.tcgjax._src import observe
 from jaxenvs.tcgjax.env import DECK_NAMES, TCGJax, TCGJax2P, new_episode, play
-from jaxenvs.tcgjax.reference import ScriptedPolicy, action_mask
+from jaxenvs.tcgjax.reference import ScriptedPolicy, action_mask, convert
 
 
 @pytest.mark.slow
@@ -116,7 +116,7 @@ def test_opponent_policies_choose_as_the_reference_policies():
 
 def test_illegal_and_out_of_range_actions_become_the_first_legal_action():
     from jaxenvs.tcgjax import actions as A
-    from jaxenvs.tcgjax.engine import legal_action_mask
+    from jaxenvs.tcgjax._src.engine import legal_action_mask
     from jaxenvs.tcgjax.env import legal_or_first
 
     game = new_episode(jax.random.key(3), TCGJax().default_params).game

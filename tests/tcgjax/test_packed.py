@@ -1,4 +1,4 @@
-"""``jaxenvs.tcgjax.packed``: packed fields read and written by name, as plain fields were."""
+"""``jaxenvs.tcgjax._src.packed``: packed fields read and written by name, as plain fields were."""
 
 import dataclasses
 
@@ -7,8 +7,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxenvs.tcgjax import packed
-from jaxenvs.tcgjax.state import PLAYER_COUNTERS, SLOT_FACTS, PlayerState, empty_player
+from jaxenvs.tcgjax._src import packed
+from jaxenvs.tcgjax._src.state import PLAYER_COUNTERS, SLOT_FACTS, PlayerState, empty_player
 
 
 def _player() -> tuple[PlayerState, dict]:

@@ -4,8 +4,8 @@ from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.reference import RandomPolicy, legal_actions, new_game, step
 from jaxenvs.tcgjax.reference.positions import player, pokemon, position
+from jaxenvs.tcgjax.reference.render import describe_action, render, render_log
 from jaxenvs.tcgjax.reference.state import Status
-from jaxenvs.tcgjax.render import describe_action, render, render_log
 from jaxenvs.tcgjax.rng import PythonRandomSource
 
 

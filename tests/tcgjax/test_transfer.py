@@ -1,5 +1,5 @@
 """L4: the committed PPO policy (``jaxenvs/tcgjax/data/policy``) against the random opponent
-in both engines (``jaxenvs.tcgjax.transfer``): it wins far more often than a random agent in
+in both engines (``jaxenvs.tcgjax.reference.transfer``): it wins far more often than a random agent in
 the same games, and (slow) its win rates in the JAX env and in the reference engine over 2,000
 games each are equivalent by TOST within 3 percentage points, and at least 90%."""
 
@@ -8,12 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jaxenvs.tcgjax import transfer
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.reference import RandomPolicy, play_game
+from jaxenvs.tcgjax.reference import RandomPolicy, play_game, transfer
 from jaxenvs.tcgjax.rng import PythonRandomSource
 
-CHECKPOINT = Path(transfer.__file__).parent / "data" / "policy"
+CHECKPOINT = Path(transfer.__file__).parents[1] / "data" / "policy"
 #: Games per engine in the fast tests; the policy must win at least WIN_RATE of them.
 GAMES = 64
 WIN_RATE = 0.8

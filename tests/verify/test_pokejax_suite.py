@@ -9,8 +9,7 @@ import os
 import pytest
 
 from jaxenvs.cli import main
-from jaxenvs.pokejax import engine
-from jaxenvs.pokejax.reference import reference_problem
+from jaxenvs.pokejax.reference import reference_problem, replay
 from jaxenvs.pokejax.reference import suite as pokejax
 from jaxenvs.verify import get_suite, suite
 
@@ -52,14 +51,14 @@ def test_tiny_suite_passes_with_a_certificate(tiny, capsys):
 
 
 def test_a_wrong_engine_fails_with_the_first_divergence(tiny, monkeypatch, capsys):
-    """After decision 3 of every battle, p1's first Pokémon has one HP less in the engine."""
-    start, chunk = engine._batched()
+    """After decision 3 of every battle, p1's first Pokémon has one HP less in the replay."""
+    start, chunk = replay._batched()
 
     def wrong_chunk(state, actions):
         state, (states, legal) = chunk(state, actions)
         return state, (states.replace(hp=states.hp.at[:, 3, 0, 0].add(-1)), legal)
 
-    monkeypatch.setattr(engine, "_batched", lambda: (start, wrong_chunk))
+    monkeypatch.setattr(replay, "_batched", lambda: (start, wrong_chunk))
     assert main(["verify", "PokeJAX"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  pool battles 0-2  (" in out and "FAILED pool battles 0-2" in out

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import pytest
 
 from jaxenvs.cli import main
-from jaxenvs.tcgjax import lockstep, verification
+from jaxenvs.tcgjax.reference import lockstep, verification
 from jaxenvs.verify import get_suite, suite
 
 

@@ -39,7 +39,7 @@ from typing import Callable
 
 import numpy as np
 
-from jaxenvs.halfcheetah import model
+from jaxenvs.halfcheetah._src import model
 from jaxenvs.halfcheetah.reference import mujoco_c
 
 ROLLOUT_FAMILIES = ("random", "sine", "zero", "trained")
@@ -172,7 +172,7 @@ def _ours(states: States, env):
     import jax
     import jax.numpy as jnp
 
-    from jaxenvs.halfcheetah import integrator
+    from jaxenvs.halfcheetah._src import integrator
     from jaxenvs.halfcheetah.env import float_dtype
     from jaxenvs.halfcheetah.types import HalfCheetahState
 
@@ -200,7 +200,7 @@ def inject(states: States, ref: mujoco_c.Reference | None = None, env=None):
 
 def _against(states: States, fwd, obs, reward, ref: mujoco_c.Reference):
     """``inject``'s results from our batched ``forward``, ``obs`` and ``reward``."""
-    from jaxenvs.halfcheetah import constraint
+    from jaxenvs.halfcheetah._src import constraint
 
     weight = constraint.ROW_WEIGHT.astype(int)
     out = {name: np.zeros(len(states)) for name in (*FLOAT64_STAGE_BOUND, *COUNTS)}
@@ -287,9 +287,7 @@ def check(summary: dict, dtype: str) -> list[str]:
 
 def measure(n: int, seed: int = 0) -> dict:
     """States, errors and summary in this process's dtype, as one JSON-able record."""
-    from jaxenvs.halfcheetah.env import float_dtype
-
-    from jaxenvs.halfcheetah.env import HalfCheetah
+    from jaxenvs.halfcheetah.env import HalfCheetah, float_dtype
 
     start = time.perf_counter()
     ref = mujoco_c.Reference()

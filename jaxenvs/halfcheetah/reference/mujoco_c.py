@@ -174,6 +174,33 @@ class Reference:
         return np.array(qposs), np.array(qvels), np.array(actions).reshape(steps, -1)
 
 
+def render(qpos, *, height: int = 240, width: int = 320,
+                  camera: str = "track") -> np.ndarray:
+    """MuJoCo's own picture of ``qpos[9]`` through the XML's ``camera``: ``uint8[height,
+    width, 3]``. ``qvel`` is zero: it does not change the picture.
+
+    Raises ``RuntimeError`` if MuJoCo has no OpenGL context here: set ``MUJOCO_GL=egl`` (or
+    ``osmesa``) before MuJoCo is first imported. The pure-JAX view of the same pose is
+    ``jaxenvs.halfcheetah.render.render``.
+    """
+    mujoco = _mujoco()
+    mj_model = load_model()
+    data = mujoco.MjData(mj_model)
+    data.qpos[:] = np.asarray(qpos, np.float64)
+    mujoco.mj_forward(mj_model, data)
+    try:
+        renderer = mujoco.Renderer(mj_model, height, width)
+    except Exception as error:  # MuJoCo raises FatalError, AttributeError, ... without GL
+        raise RuntimeError(
+            "MuJoCo's renderer has no OpenGL context here; set MUJOCO_GL=egl (or osmesa) "
+            f"before importing mujoco ({type(error).__name__}: {error})") from error
+    try:
+        renderer.update_scene(data, camera=camera)
+        return renderer.render().copy()
+    finally:
+        renderer.close()
+
+
 def observation(qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
     """HalfCheetah-v5's observation: ``qpos[1:]`` then ``qvel`` (last axis 9 each)."""
     return np.concatenate([qpos[..., 1:], qvel], axis=-1)

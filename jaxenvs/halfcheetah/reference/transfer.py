@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from jaxenvs.ppo.policy import TrainedPolicy
-from jaxenvs.verify.transfer import TransferResult
 from jaxenvs.verify.tost import tost
+from jaxenvs.verify.transfer import TransferResult
 
 ENV_ID = "HalfCheetah"
 #: The reference env: gymnasium's id (MuJoCo's C library underneath).

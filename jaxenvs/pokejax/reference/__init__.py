@@ -1,8 +1,10 @@
 """The Pokémon Showdown reference (pinned npm package, Node harness) and its Python driver.
 
 Install once: ``npm ci --prefix jaxenvs/pokejax/reference``. See ``driver.py``; ``battles``
-holds the standard random battles, ``bench_rows`` puts Showdown's speed beside the envs in
-``jaxenvs bench``, and ``suite`` is ``jaxenvs verify PokeJAX`` (both registered on import).
+holds the standard random battles, ``replay`` replays Showdown's battles in the JAX engine and
+finds the first divergence, ``suite`` is ``jaxenvs verify PokeJAX`` and ``bench_rows`` puts
+Showdown's speed beside the envs in ``jaxenvs bench`` (both registered on import);
+``transfer`` runs the L4 check.
 """
 
 from jaxenvs.pokejax.reference.driver import (REFERENCE_DIR, ReferenceUnavailable, ShowdownError,

@@ -2,7 +2,7 @@
 Pokémon Showdown 0.11.11 in Node, decision by decision.
 
 Random-vs-random battles are played in Showdown (``battles``) and replayed in the engine with
-the same seeds and choices (``engine.replay_many``), which compares the engine with Showdown's
+the same seeds and choices (``replay.replay_many``), which compares the engine with Showdown's
 report after the leads and after every decision, exactly, and returns each battle's first
 divergence. Three kinds of battle, as in the engine tests: the standard pool battles
 (``battles.random_battles``), random legal teams of supported moves and mirror matches of those
@@ -27,24 +27,23 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from jaxenvs.pokejax import engine
-from jaxenvs.pokejax.reference import battles
+from jaxenvs.pokejax.reference import battles, replay
 from jaxenvs.pokejax.reference.driver import (SHOWDOWN_VERSION, ReferenceUnavailable,
-                                               ShowdownProcess, Trajectory)
+                                              ShowdownProcess, Trajectory)
 from jaxenvs.verify.compare import compare_trajectories
-from jaxenvs.verify.suite import (CheckResult, ReferenceInfo, SuiteFn, SuiteOptions,
-                                  check_options, register_suite)
+from jaxenvs.verify.suite import (CheckResult, ReferenceInfo, SuiteFn, SuiteOptions, check_options,
+                                  register_suite)
 
 #: Battles per kind: the default and ``--full`` (the slow tests' sizes).
 QUICK = {"pool": 256, "random-team": 64, "mirror": 64}
 FULL = {"pool": 10_000, "random-team": 500, "mirror": 500}
-#: Battles recorded and replayed per check (a multiple of ``engine.BATCH``).
+#: Battles recorded and replayed per check (a multiple of ``replay.BATCH``).
 CHECK_BATTLES = 512
 #: ``random_team_battles`` seeds of the random-team kinds (those of the slow tests).
 TEAM_SEEDS = {"random-team": 200, "mirror": 201}
 #: The agreement table's fields (see the module docstring).
 FIELDS = ("battle state", "requests and legal choices", "PRNG stream")
-#: What ``engine.compare`` compares, for the certificate.
+#: What ``replay.compare`` compares, for the certificate.
 COMPARED = ("at each Showdown report (after the leads, after every decision): turn, winner, "
             "party order, HP, fainted and active flags, status and its counter, boosts, "
             "modified and stored stats, types, species, volatiles and their counters, moves, "
@@ -60,7 +59,7 @@ def _battles(showdown: ShowdownProcess, kind: str, count: int) -> Iterator[Traje
 
 
 def _field(difference: str) -> str:
-    """Which of ``FIELDS`` a difference reported by ``engine.compare`` is in (by its label)."""
+    """Which of ``FIELDS`` a difference reported by ``replay.compare`` is in (by its label)."""
     label = difference.partition(":")[0]
     if label.endswith((" request", " legal")):
         return FIELDS[1]
@@ -70,7 +69,7 @@ def _field(difference: str) -> str:
 
 
 def _check(name: str, trajs: Sequence[Trajectory], first: int,
-           results: Sequence[tuple[engine.Divergence | None, int]]) -> CheckResult:
+           results: Sequence[tuple[replay.Divergence | None, int]]) -> CheckResult:
     """The check of battles ``first, first + 1, ...`` from ``replay_many``'s results."""
     rows: dict[str, list[np.ndarray]] = {f: [] for f in FIELDS}
     detail = None
@@ -115,13 +114,13 @@ def make_suite(sizes: Mapping[str, int] | None = None,
                 return recorder.submit(list, itertools.islice(streams[kind], stop - start))
 
             pending = record(*plan[0]) if plan else None
-            engine.warm_up()  # compiles while Showdown records the first battles
+            replay.warm_up()  # compiles while Showdown records the first battles
             for i, (kind, start, stop) in enumerate(plan):
                 trajs = pending.result()
                 if i + 1 < len(plan):
                     pending = record(*plan[i + 1])
                 yield _check(f"{kind} battles {start}-{stop - 1}", trajs, start,
-                             engine.replay_many(trajs))
+                             replay.replay_many(trajs))
 
     return suite
 

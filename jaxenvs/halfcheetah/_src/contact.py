@@ -17,9 +17,9 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
-from jaxenvs.halfcheetah import kinematics, model
-from jaxenvs.halfcheetah.kinematics import Frames
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import kinematics, model
+from jaxenvs.halfcheetah._src.kinematics import Frames
+from jaxenvs.halfcheetah._src.model import const
 
 
 @struct.dataclass

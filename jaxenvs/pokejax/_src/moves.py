@@ -52,11 +52,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs._src import branches
-from jaxenvs.pokejax import conditions as cond
-from jaxenvs.pokejax import damage as dmg
+from jaxenvs.pokejax._src import conditions as cond
+from jaxenvs.pokejax._src import damage as dmg
+from jaxenvs.pokejax._src.state import (BOOSTS, CANNOT_MOVE, NO_MOVE, STATUSES, VOLATILES,
+                                        BattleState, add_at, chance, draw, max_pp, put, select)
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (BOOSTS, CANNOT_MOVE, NO_MOVE, STATUSES, VOLATILES,
-                                   BattleState, add_at, chance, draw, max_pp, put, select)
 
 #: Showdown move ids whose whole behaviour the engine reproduces. Their effects are mostly data
 #: (the tables below, read from ``gen1.json``): damage (plain, fixed, level-based, half HP),

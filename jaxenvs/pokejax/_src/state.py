@@ -28,9 +28,9 @@ from flax import struct
 
 from jaxenvs._src import branches
 from jaxenvs._src.barrier import materialize
-from jaxenvs.pokejax import prng
+from jaxenvs.pokejax._src import prng
+from jaxenvs.pokejax._src.stats import calc_stats
 from jaxenvs.pokejax.data import Gen1Data, gen1
-from jaxenvs.pokejax.stats import calc_stats
 
 #: Status ids (``status``): Showdown's status strings by id.
 STATUSES = ("", "brn", "frz", "par", "psn", "slp", "tox")

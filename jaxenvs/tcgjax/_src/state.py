@@ -19,7 +19,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs._src import branches
-from jaxenvs.tcgjax import packed
+from jaxenvs.tcgjax._src import packed
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import DECK_SIZE, MAX_ENERGY_TYPES
 from jaxenvs.tcgjax.effects import NUM_TYPES

@@ -27,16 +27,16 @@ import numpy as np
 from jaxenvs._src import barrier, branches
 from jaxenvs._src.keys import fast_key
 from jaxenvs.tcgjax import actions as A
+from jaxenvs.tcgjax._src.state import (AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNED, CONFUSED,
+                                       END_TURN, MAIN, MAX_PENDING, NEVER, OVER, PARALYZED,
+                                       POISONED, PROMOTE, SETUP, STACK_SIZE, START_TURN, SWITCH_IN,
+                                       GameState, PlayerState, empty_player, player, set_player,
+                                       stack_players, turn_player)
+from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays, card_index
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
 from jaxenvs.tcgjax.constants import OPENING_HAND, TURN_LIMIT, WEAKNESS_BONUS, WIN_POINTS
 from jaxenvs.tcgjax.effects import EType, Op
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE
-from jaxenvs.tcgjax.state import (
-    AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNED, CONFUSED, END_TURN, MAIN, MAX_PENDING, NEVER,
-    OVER, PARALYZED, POISONED, PROMOTE, SETUP, STACK_SIZE, START_TURN, SWITCH_IN, GameState,
-    PlayerState,
-    empty_player, player, set_player, stack_players, turn_player)
-from jaxenvs.tcgjax.tables import NUM_CARDS, card_arrays, card_index
 
 I32 = jnp.int32
 HAND_MAX, NUM_SLOTS = A.HAND_MAX, A.NUM_SLOTS

@@ -32,12 +32,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs._src.loop_vmap import loop_vmap
-from jaxenvs.tcgjax import convert, engine
+from jaxenvs.tcgjax._src import engine
+from jaxenvs.tcgjax._src.state import GameState, rewards
 from jaxenvs.tcgjax.cards import Deck, sample_decks
+from jaxenvs.tcgjax.reference import convert
 from jaxenvs.tcgjax.reference.policies import RandomPolicy
 from jaxenvs.tcgjax.reference.rules import action_mask, new_game, step
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE, JaxKeyRandomSource, PythonRandomSource
-from jaxenvs.tcgjax.state import GameState, rewards
 
 DECK_NAMES = tuple(sorted(sample_decks()))
 PAIRS = list(itertools.product(range(len(DECK_NAMES)), repeat=2))

@@ -1,7 +1,7 @@
 """L4: one trained ``PokeJAX`` policy, its win rate in PokeJAX and in Pokémon Showdown, and the
 TOST that the two are equivalent (margin 3 percentage points).
 
-``python -m jaxenvs.pokejax.transfer --checkpoint jaxenvs/pokejax/data/policy --battles 2000``
+``python -m jaxenvs.pokejax.reference.transfer --checkpoint jaxenvs/pokejax/data/policy --battles 2000``
 
 Both engines play the checkpoint's env (its team pool; the agent is p1) with the policy
 against the uniformly random legal opponent, over independent battles:
@@ -46,11 +46,11 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxenvs.pokejax import observe, opponents
-from jaxenvs.pokejax.engine import action_to_choice
+from jaxenvs.pokejax._src import observe, opponents
+from jaxenvs.pokejax._src.state import BattleState, from_report, init_state
 from jaxenvs.pokejax.reference import ShowdownProcess
 from jaxenvs.pokejax.reference.driver import SHOWDOWN_VERSION
-from jaxenvs.pokejax.state import BattleState, from_report, init_state
+from jaxenvs.pokejax.reference.replay import action_to_choice
 from jaxenvs.pokejax.teams import from_arrays, pack
 from jaxenvs.ppo.policy import TrainedPolicy
 from jaxenvs.verify import tost

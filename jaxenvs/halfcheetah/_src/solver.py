@@ -40,9 +40,9 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs._src import rounds
-from jaxenvs.halfcheetah import linalg
-from jaxenvs.halfcheetah.constraint import ROW_WEIGHT, Rows
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import linalg
+from jaxenvs.halfcheetah._src.constraint import ROW_WEIGHT, Rows
+from jaxenvs.halfcheetah._src.model import const
 
 #: Most Newton iterations per physics step (starting from ``qacc_smooth``, no warm start).
 #: Deep-penetration states need 8 (with 6, some were off MuJoCo's qacc by 1e0 m/s^2): measured

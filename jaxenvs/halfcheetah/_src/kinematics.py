@@ -18,8 +18,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs.halfcheetah import linalg, model
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import linalg, model
+from jaxenvs.halfcheetah._src.model import const
 
 
 @struct.dataclass

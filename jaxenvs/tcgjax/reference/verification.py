@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from jaxenvs.tcgjax import lockstep
+from jaxenvs.tcgjax.reference import lockstep
 from jaxenvs.verify.compare import compare_trajectories
 from jaxenvs.verify.suite import CheckResult, SuiteFn, SuiteOptions, check_options
 

@@ -43,9 +43,8 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs._src import branches
+from jaxenvs.pokejax._src.state import STATUSES, VOLATILES, BattleState, add_at, chance, draw, put
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (STATUSES, VOLATILES, BattleState, add_at, chance, draw,
-                                   put)
 
 BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
                                 for s in ("brn", "frz", "par", "psn", "slp", "tox"))

@@ -37,10 +37,9 @@ from gymnax.environments import spaces
 from jaxenvs._src import branches, legal_draw
 from jaxenvs._src.keys import fast_key
 from jaxenvs.tcgjax import actions as A
-from jaxenvs.tcgjax import engine
-from jaxenvs.tcgjax.state import (
-    ATTACH_BENCH, SETUP, GameState, current_player, player)
-from jaxenvs.tcgjax.tables import NUM_CARDS
+from jaxenvs.tcgjax._src import engine
+from jaxenvs.tcgjax._src.state import ATTACH_BENCH, SETUP, GameState, current_player, player
+from jaxenvs.tcgjax._src.tables import NUM_CARDS
 
 I32 = jnp.int32
 

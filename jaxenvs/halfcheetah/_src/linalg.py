@@ -40,7 +40,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-
 #: Columns (unknowns) per block of the Cholesky factorisation and the triangular solves.
 BLOCK = 3
 

@@ -39,9 +39,9 @@ import jax.numpy as jnp
 from flax import struct
 from gymnax.environments import spaces
 
+from jaxenvs.pokejax._src.state import BOOSTS, STATUSES, VOLATILES, BattleState
+from jaxenvs.pokejax._src.turn import NUM_ACTIONS, legal_actions
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import BOOSTS, STATUSES, VOLATILES, BattleState
-from jaxenvs.pokejax.turn import NUM_ACTIONS, legal_actions
 
 #: Volatiles the protocol announces to both players (``|-start|``, ``|-mustrecharge|``) and
 #: that last beyond the turn, in feature order (all of them ``state.VOLATILES``). Not here:

@@ -21,8 +21,9 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs._src import kernel
-from jaxenvs.halfcheetah import constraint, contact, dynamics, kinematics, linalg, model, solver
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import (constraint, contact, dynamics, kinematics, linalg, model,
+                                      solver)
+from jaxenvs.halfcheetah._src.model import const
 
 
 @struct.dataclass

@@ -26,11 +26,11 @@ import jax
 import numpy as np
 
 from jaxenvs.pokejax import teams as tm
-from jaxenvs.pokejax import turn
+from jaxenvs.pokejax._src import turn
+from jaxenvs.pokejax._src.state import (BOOSTS, NO_WINNER, P1, P2, PSEUDO_MOVES, REQ_MOVE, REQ_NONE,
+                                        REQ_SWITCH, STATUSES, TIE, VOLATILES, BattleState,
+                                        init_state)
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (BOOSTS, NO_WINNER, P1, P2, PSEUDO_MOVES, REQ_MOVE,
-                                   REQ_NONE, REQ_SWITCH, STATUSES, TIE, VOLATILES, BattleState,
-                                   init_state)
 
 _STAT_KEYS = ("atk", "def", "spa", "spd", "spe")
 _REQUESTS = {REQ_NONE: None, REQ_MOVE: "move", REQ_SWITCH: "switch"}

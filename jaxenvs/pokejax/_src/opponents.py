@@ -20,9 +20,9 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs._src import branches
-from jaxenvs.pokejax import damage as dmg
-from jaxenvs.pokejax import moves as mv
-from jaxenvs.pokejax.state import VOLATILES, BattleState
+from jaxenvs.pokejax._src import damage as dmg
+from jaxenvs.pokejax._src import moves as mv
+from jaxenvs.pokejax._src.state import VOLATILES, BattleState
 
 #: The middle of the random factor's range 217..255.
 AVERAGE_ROLL = (dmg.MIN_ROLL + dmg.MAX_ROLL) // 2

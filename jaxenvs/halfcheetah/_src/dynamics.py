@@ -15,9 +15,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah import kinematics, linalg, model
-from jaxenvs.halfcheetah.kinematics import Frames
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import kinematics, linalg, model
+from jaxenvs.halfcheetah._src.kinematics import Frames
+from jaxenvs.halfcheetah._src.model import const
 
 
 def mass_matrix(f: Frames) -> jax.Array:

@@ -35,12 +35,12 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs._src import branches
-from jaxenvs.pokejax import conditions as cond
-from jaxenvs.pokejax import moves as mv
+from jaxenvs.pokejax._src import conditions as cond
+from jaxenvs.pokejax._src import moves as mv
+from jaxenvs.pokejax._src.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE,
+                                        REQ_SWITCH, STATUSES, TIE, BattleState, add_at, draw, put,
+                                        select)
 from jaxenvs.pokejax.data import gen1
-from jaxenvs.pokejax.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE, REQ_NONE,
-                                   REQ_SWITCH, STATUSES, TIE, BattleState, add_at, draw, put,
-                                   select)
 
 NUM_ACTIONS = 9
 _SPECIES_TYPES = jnp.asarray(gen1().species_types)

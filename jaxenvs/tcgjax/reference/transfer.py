@@ -1,7 +1,7 @@
 """L4: one trained ``TCGJax`` policy, its win rate in the JAX env and in the reference engine,
 and the TOST that the two are equivalent (margin 3 percentage points).
 
-``python -m jaxenvs.tcgjax.transfer --checkpoint jaxenvs/tcgjax/data/policy --games 2000``
+``python -m jaxenvs.tcgjax.reference.transfer --checkpoint jaxenvs/tcgjax/data/policy --games 2000``
 
 Both sides play the checkpoint's matchup (its env parameters: decks, agent seat) with the
 policy against the uniformly random legal opponent, over independent games:
@@ -37,12 +37,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.ppo.policy import TrainedPolicy
-from jaxenvs.tcgjax import convert, observe
+from jaxenvs.tcgjax._src import observe
+from jaxenvs.tcgjax._src.state import OVER, current_player
 from jaxenvs.tcgjax.cards import sample_decks
 from jaxenvs.tcgjax.env import DECK_NAMES, opponent_action, play
-from jaxenvs.tcgjax.reference import RandomPolicy, new_game, step
+from jaxenvs.tcgjax.reference import RandomPolicy, convert, new_game, step
 from jaxenvs.tcgjax.rng import PythonRandomSource
-from jaxenvs.tcgjax.state import OVER, current_player
 from jaxenvs.verify import tost
 from jaxenvs.verify.transfer import TransferResult, sample_actions
 

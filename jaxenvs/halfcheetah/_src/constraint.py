@@ -25,10 +25,10 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs.halfcheetah import linalg, model
-from jaxenvs.halfcheetah import model_table as table
-from jaxenvs.halfcheetah.contact import Contacts, Limits
-from jaxenvs.halfcheetah.model import const
+from jaxenvs.halfcheetah._src import linalg, model
+from jaxenvs.halfcheetah._src import model_table as table
+from jaxenvs.halfcheetah._src.contact import Contacts, Limits
+from jaxenvs.halfcheetah._src.model import const
 
 #: Rows of the assembled system: limits, then (edge +x, edge -x, normal) per contact slot.
 NROW = model.NLIMIT + 3 * model.NCONTACT

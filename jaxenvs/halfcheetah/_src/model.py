@@ -12,7 +12,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah import model_table as table
+from jaxenvs.halfcheetah._src import model_table as table
 
 NBODY = len(table.BODY_MASS)
 NV = len(table.DOF_BODY)

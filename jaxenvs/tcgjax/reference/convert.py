@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxenvs.tcgjax import packed
+from jaxenvs.tcgjax._src import packed
+from jaxenvs.tcgjax._src.state import (CHOICE_KINDS, MAX_PENDING, PHASES, STATUSES, GameState,
+                                       PlayerState, current_player, empty_player)
+from jaxenvs.tcgjax._src.tables import card_ids, card_index
 from jaxenvs.tcgjax.reference.state import Game, game_from_dict
 from jaxenvs.tcgjax.rng import RandomSource
-from jaxenvs.tcgjax.state import (
-    CHOICE_KINDS, MAX_PENDING, PHASES, STATUSES, GameState, PlayerState, current_player,
-    empty_player)
-from jaxenvs.tcgjax.tables import card_ids, card_index
 
 
 def _fill(length: int, values: list[int]) -> np.ndarray:
