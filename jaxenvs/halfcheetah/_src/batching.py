@@ -5,17 +5,16 @@ runs in.
 multiply feeding an add becomes one fused multiply-add (LLVM's floating-point contraction, on
 any CPU with FMA). Those decisions follow XLA's fusion, and XLA fuses a program whose batch
 axis has length 1 differently from the same program with a longer batch axis: it drops the
-unit axis and simplifies around it. Measured on this pipeline: batches of 2, 7 and 64 give
-identical trajectories, a batch of 1 differs in the last bit after a few steps, and the chaos
-of the contacts grows that bit into visible differences (with ``--xla_cpu_max_isa=AVX``,
-which has no FMA, all batches agree).
+unit axis and simplifies around it. On this pipeline batches of 2 or more give identical
+trajectories while a batch of 1 differs in the last bit after a few steps, and the chaos of
+the contacts grows that bit into visible differences (with ``--xla_cpu_max_isa=AVX``, which
+has no FMA, all batches agree).
 
 ``batch_invariant`` therefore never lets XLA see a batch of 1: an unbatched call and a vmap of
 axis size 1 run the function on a batch of two copies of their input and keep the first, so
 every call compiles to the same kernels as a batch of 2 or more. This costs a second copy only
-at batch 1; larger batches run as plain ``vmap``.
-Measured: with it, trajectories agree bit for bit unbatched and at batches 1, 2, 7 and 300
-(``tests/halfcheetah/test_batch_invariance.py``).
+at batch 1; larger batches run as plain ``vmap``. The tests check that trajectories agree bit
+for bit unbatched and at batches 1, 2, 7 and 300 (``tests/halfcheetah/test_batch_invariance.py``).
 (It is a ``jaxenvs._src.batching.custom_vmap``, so not differentiable; nothing here is meant to
 be differentiated.)
 """

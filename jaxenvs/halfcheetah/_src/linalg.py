@@ -1,36 +1,26 @@
 """Small dense linear algebra written as elementwise arithmetic in a fixed order.
 
-XLA lowers ``dot``, reductions and LAPACK calls differently for different batch sizes, so a
-state's result would change in its last bits with the batch it runs in, and chaotic contact
-dynamics grow those bits into visible differences. Every sum here is therefore spelled out as
-adds in an order fixed by the code, which ``vmap`` turns into elementwise kernels over the
-batch: the same operations in the same order for every element, whatever the batch. On a CPU
-this is also faster than batched library calls on 9 x 9 matrices.
-
-Two shapes of code, chosen for XLA's compile time and the step's run time together:
+Batch invariance: XLA lowers ``dot``, reductions and LAPACK calls differently for different
+batch sizes, so a state's result would change in its last bits with its batch, and chaotic
+contacts grow those bits into visible differences. Every sum here is spelled out as adds in an
+order fixed by the code, which ``vmap`` turns into the same elementwise kernels for every
+element, whatever the batch (on a CPU also faster than batched library calls on 9 x 9).
 
 - Sums over the constraint rows (``matvec``, ``rmatvec``, ``gram``, ``dot``) are chains of
-  whole-vector terms, each product formed from slices and added in turn. XLA fuses such a
-  chain into one kernel that keeps its partial sums in registers, which is what makes the
-  solver fast at large batches. Measured at batch 1024: a pairwise tree over the rows, or
-  the products formed as one array first, makes XLA materialise them and runs 3-4x slower.
-  ``product_sum`` slices pre-broadcast operands (three traced operations a term, where
-  indexing row by row took seven to eleven): the same kernels bit for bit in fewer jaxpr
-  equations, which shortens JAX's tracing, a large part of the compile time. (Slicing
-  ``matvec``'s and ``dot``'s operands along their last axis the same way changed XLA's
-  fusion, hence the results' last bits, so those two index entry by entry as before.)
-- The 9 x 9 Cholesky factorisation and triangular solves work column by column on whole
-  columns (a few array operations per column) instead of entry by entry: the scalar version
-  traced into thousands of tiny operations, each its own XLA kernel, and took most of a
-  30-second compile. They are unrolled: as rolled ``fori_loop``s they compiled to 100
-  distinct kernels instead of 157 (XLA compiles identical fused kernels once, so the three
-  factorisations of one step share theirs), but ran a batch of 1 ~4x and of 64 ~2.5x slower,
-  since each loop iteration launches its few small kernels one by one. They go a block of
-  ``BLOCK`` columns (unknowns) at a time: the block's columns are found one after another
-  from its first, then the rest of the matrix (right-hand side) is updated by all of them.
-  XLA then runs a block as a few kernels rather than a few per column: measured, a 9 x 9
-  factorisation and solve ran in 2.7 us instead of 3.2 at batch 2, 48 us instead of 78 at
-  batch 256 (blocks of 2: 2.8 and 55 us; the solves in one block of 9: 2.8 and 60 us).
+  whole-vector terms, each product formed from slices and added in turn: XLA fuses a chain
+  into one kernel that keeps its partial sums in registers, where a pairwise tree, or the
+  products formed as one array first, makes XLA materialise them, which is slower at large
+  batches. ``product_sum`` slices pre-broadcast operands: the same kernels bit for bit in
+  fewer jaxpr equations, which shortens tracing, a large part of the compile time.
+  ``matvec`` and ``dot`` index entry by entry: slicing their operands so would change XLA's
+  fusion, hence the results' last bits.
+- The 9 x 9 Cholesky factorisation and triangular solves work on whole columns (entry by
+  entry traces into thousands of tiny kernels and a long compile), unrolled (a rolled loop
+  launches each iteration's small kernels one by one, slower at small batches), a block of
+  ``BLOCK`` columns (unknowns) at a time: the block's columns are found one after another,
+  then the rest of the matrix (right-hand side) is updated by all of them, so that XLA runs a
+  block as a few kernels rather than a few per column (figures: docs/halfcheetah.md, Design
+  choices).
 - ``tree_sum`` adds a few stacked arrays (per-body terms) as a fixed pairwise tree.
 """
 
@@ -40,7 +30,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-#: Columns (unknowns) per block of the Cholesky factorisation and the triangular solves.
+#: Columns (unknowns) per block of the Cholesky factorisation and the triangular solves; 3
+#: was the fastest size measured (figures: docs/halfcheetah.md, Design choices).
 BLOCK = 3
 
 

@@ -15,22 +15,20 @@ then minimises the cost exactly along the step: along a line the cost is a conve
 quadratic whose pieces join where a row's ``J_i a - aref_i`` crosses 0, so the derivative is
 evaluated at every such breakpoint, the piece holding the minimum is picked, and its quadratic
 is minimised in closed form. Once the active set is right a step lands on the minimiser
-exactly, so a small number of iterations converges (at most ``ITERATIONS``: checked against
-MuJoCo to float64 rounding by the tests).
+exactly, so a few iterations converge (at most ``ITERATIONS``: checked against MuJoCo to
+float64 rounding by the tests).
 
 The iterations start from ``qacc_smooth`` and stop once a step leaves the set of pushing rows
 unchanged (it then landed on the minimiser) or is at rounding level (``CONVERGED``); a state
-where no row pushes at ``qacc_smooth`` takes none. On random-action rollouts half the states
-take no step, a quarter one, and 3% three or more (at most ``ITERATIONS``). A vmapped loop
-would run every state of a batch as long as its slowest, so on a CPU a batch takes its steps
-in rounds over the states still iterating (``rounds.while_loop``): 3-4x fewer Newton steps at 256
-states. Either way each state's steps are the same operations as alone, so its result does
-not depend on the batch it runs in. On a CPU the iterations compile as XLA:CPU kernels
-(``jaxenvs._src.cpu_kernels.kernel``), without a dispatch per fused operation: where they run as one loop (a
-batch within one round: a lone env, small batches) the whole loop is one kernel, and in
-rounds each round's Newton step is one. (So the step's reductions are elementwise chains,
-``linalg.ordered_reduce``: XLA handed ``jnp.max`` over a round of 256 states to YNNPACK,
-which a kernel cannot hold.)
+where no row pushes at ``qacc_smooth`` takes none. Most states take none or one, and a vmapped
+loop would run every state as long as the slowest, so on a CPU a batch takes its steps in
+rounds over the states still iterating (``rounds.while_loop``). Either way each state's steps
+are the same operations as alone, so its result does not depend on the batch it runs in. On
+a CPU the iterations compile as XLA:CPU kernels (``jaxenvs._src.cpu_kernels.kernel``), with no
+dispatch per fused operation: the whole loop where a batch fits one round, else each round's
+Newton step. Hence the step's reductions are elementwise chains (``linalg.ordered_reduce``):
+XLA:CPU can hand a reduction such as ``jnp.max`` to a library (YNNPACK), which a kernel
+cannot hold.
 """
 
 from __future__ import annotations
@@ -44,18 +42,19 @@ from jaxenvs.halfcheetah._src import linalg
 from jaxenvs.halfcheetah._src.constraint import ROW_WEIGHT, Rows
 from jaxenvs.halfcheetah._src.model import const
 
-#: Most Newton iterations per physics step (starting from ``qacc_smooth``, no warm start).
-#: Deep-penetration states need 8 (with 6, some were off MuJoCo's qacc by 1e0 m/s^2): measured
-#: on the 10,000 states of ``agreement`` (``tests/halfcheetah/test_agreement.py``).
+#: Most Newton iterations per physics step (starting from ``qacc_smooth``, no warm start):
+#: deep-penetration states need this many to reach MuJoCo's ``qacc`` on the 10,000 states of
+#: ``agreement`` (``tests/halfcheetah/test_agreement.py``; figures: docs/halfcheetah.md,
+#: Design choices).
 ITERATIONS = 8
 #: A Newton step no larger than this many machine epsilons of ``1 + max|qacc|`` ends the
-#: iterations (MuJoCo stops at its own tolerance, 1e-8, on the cost's improvement). At 1000,
-#: float32 stopped early on flipped states (up to 3.7e-3 relative in obs after one env step,
-#: measured by ``agreement``); at 10 it reaches MuJoCo's minimiser to float32 rounding.
+#: iterations (MuJoCo stops at its own tolerance, 1e-8, on the cost's improvement). Small
+#: enough that float32 reaches MuJoCo's minimiser to its rounding; a much larger value stops
+#: early on flipped states (figures: docs/halfcheetah.md, Design choices).
 CONVERGED = 10
 #: A batch's Newton rounds take ``1 / ROUND_FRACTION`` of its states at a time
-#: (``rounds.while_loop``). Measured, env steps/s at batches 64, 1024 and 4096 on 2 cores: 46.7k,
-#: 42.6k, 37.8k at 2; 53.5k, 59.5k, 55.9k at 8; 49k-50k, 61k-63k, 57k at 16 and 32.
+#: (``rounds.while_loop``); 8 ran best across batch sizes of the fractions measured (figures:
+#: docs/halfcheetah.md, Design choices).
 ROUND_FRACTION = 8
 
 
@@ -180,10 +179,9 @@ def _result(p: Problem, it: Iterate) -> tuple[jax.Array, jax.Array]:
 def solve(M: jax.Array, qacc_smooth: jax.Array, rows: Rows) -> tuple[jax.Array, jax.Array]:
     """Minimise MuJoCo's constraint cost: ``(qacc, force)``, ``force`` per row (``efc_force``
     of each edge the row stands for). Newton steps until done; a batch on a CPU takes them in
-    rounds over the states still iterating (``rounds.while_loop``): at 256 states of
-    random-action rollouts, a loop over the whole batch took 3.2 steps for each of the 256
-    where 0.74 on average were needed. Each state's steps are the same operations as alone,
-    so its result does not depend on the batch."""
+    rounds over the states still iterating (``rounds.while_loop``), since most states need
+    far fewer steps than the slowest. Each state's steps are the same operations as alone, so
+    its result does not depend on the batch."""
     p = _problem(M, qacc_smooth, rows)
     it = rounds.while_loop(lambda p, it: ~it.done, _newton, p, _start(p), ROUND_FRACTION,
                            kernel=True)

@@ -16,8 +16,8 @@ measured against the float32 tolerance). Each
 process starts.
 
 ``python -m jaxenvs.halfcheetah.reference.horizons --seeds 20``, run from the repository root,
-writes ``benchmarks/results/halfcheetah-horizons.{json,md}`` (``--out DIR`` elsewhere); it takes about
-15 minutes on a loaded 2-core CPU, most of it MJX. Other seed counts and lengths write
+writes ``benchmarks/results/halfcheetah-horizons.{json,md}`` (``--out DIR`` elsewhere); most of
+its time is MJX's. Other seed counts and lengths write
 ``halfcheetah-horizons-{seeds}-seeds-{steps}-steps.{json,md}`` beside it, so that a wider survey
 (``--seeds 1000 --steps 60``: how often chaos alone ends a rollout's agreement early) does not
 replace the report; a target longer than the rollouts is left out of the report's table.
@@ -37,9 +37,9 @@ import numpy as np
 
 from jaxenvs.halfcheetah.reference import mujoco_c, speed
 
-#: Max |obs difference| that counts as "still matched", per dtype (the issue's L3 bounds).
+#: Max |obs difference| that counts as "still matched", per dtype (the L3 bounds).
 TOLERANCE = {"float64": 1e-3, "float32": 5e-3}
-#: The issue's targets: minimum horizon per (dtype, policy) on every seed.
+#: The L3 targets: minimum horizon per (dtype, policy) on every seed.
 TARGET = {("float64", "zero"): 1000, ("float64", "random"): 40, ("float32", "random"): 10}
 POLICIES = ("zero", "random")
 #: (engine, dtype) runs, in the report's order.

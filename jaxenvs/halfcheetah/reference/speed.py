@@ -24,16 +24,16 @@ batches can hang on CPU with jax 0.10.2, and the flag only takes effect before j
 JAX engines get as many CPU devices as the bench (``JAX_NUM_CPU_DEVICES``) and shard their batch
 as it does (``jaxenvs.bench.batch_sharding``), so all of them use the same cores.
 
-Wall time is capped, because MJX and Brax run a few thousand steps per second on a 2-core CPU:
-each call runs a compiled chunk of about ``CHUNK_ENV_STEPS`` env steps (batch x steps), and
-repeats it only until ``TARGET_SECONDS`` have passed or ``num_steps`` steps are done (so a run
-measures fewer than ``num_steps + chunk`` steps). On a GPU or TPU the JAX engines' chunk is
+Wall time is capped, because MJX and Brax are slow on a CPU: each call runs a compiled chunk
+of about ``CHUNK_ENV_STEPS`` env steps (batch x steps), and repeats it only until
+``TARGET_SECONDS`` have passed or ``num_steps`` steps are done (so a run measures fewer than
+``num_steps + chunk`` steps). On a GPU or TPU the JAX engines' chunk is
 the bench's whole run of ``num_steps`` steps, one compiled scan per call as for ours, so that
 no engine pays a host round trip per step. A subprocess that takes more than
 ``TIMEOUT_SECONDS`` (compilation included) is killed and the cell is left empty (``None``, with
 a warning), as is any engine whose package is missing (``pip install
-jaxenvs[halfcheetah-bench]``). The JAX engines compile for 20-80 s each on the 2-core CPUs, so
-the four rows add several minutes per batch size to ``jaxenvs bench HalfCheetah``.
+jaxenvs[halfcheetah-bench]``). The JAX engines' compiles are long, so the four rows add minutes
+per batch size to ``jaxenvs bench HalfCheetah`` (figures: docs/halfcheetah.md, Design choices).
 ``register_speed_references`` adds the four rows to ``jaxenvs bench HalfCheetah``.
 """
 
@@ -53,8 +53,8 @@ ENV_ID = "HalfCheetah"
 #: HalfCheetah-v5's physics steps per env step.
 FRAME_SKIP = 5
 #: Env steps (batch x scan length) of one compiled chunk, per engine; at least one step of
-#: the batch. MuJoCo C runs ~40k env steps/s per core, ours 5-10k in all, MJX and Brax a
-#: few thousand in all.
+#: the batch. Sized to each engine's speed, so that a chunk lasts well under
+#: ``TARGET_SECONDS`` (figures: docs/halfcheetah.md, Design choices).
 CHUNK_ENV_STEPS = {"mujoco": 32768, "ours": 8192, "mjx": 512, "brax-generalized": 512,
                    "brax-positional": 512}
 #: A measurement stops repeating chunks once its timed calls have lasted this long.

@@ -16,8 +16,8 @@ By default both play the policy's mean action (deterministic evaluation, as retu
 continuous-control policies are usually reported); ``--sampled`` draws from its Gaussian
 instead (JAX's stream in ours, NumPy's in gymnasium). The two engines share no seed, so the
 returns are independent samples, and ``compare`` TOSTs their means with a margin of
-``MARGIN_FRACTION`` of the mean return (both engines' episodes pooled). The issue asks for at
-least 100 episodes per engine.
+``MARGIN_FRACTION`` of the mean return (both engines' episodes pooled). The L4 check plays at
+least 100 episodes per engine (the default ``--episodes``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from jaxenvs.ppo.policy import TrainedPolicy
-from jaxenvs.verify.tost import tost
 from jaxenvs.verify.transfer import TransferResult
+from jaxenvs.verify.tost import tost
 
 ENV_ID = "HalfCheetah"
 #: The reference env: gymnasium's id (MuJoCo's C library underneath).

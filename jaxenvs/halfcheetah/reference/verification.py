@@ -6,7 +6,7 @@ MuJoCo itself, in the float dtype of the process (float64 with ``JAX_ENABLE_X64=
 - ``inject``: one env step from ``states`` MuJoCo states (``agreement.mujoco_states``: every
   family) on observation and reward. Float64 (against MuJoCo with its solver run to the
   minimiser, ``agreement.CONVERGED_TOLERANCE``: at its default tolerance MuJoCo stops short on
-  about 3 in 10,000 states): |Δobs| <= 1e-7, and each stage at the injected
+  a few states): |Δobs| <= 1e-7, and each stage at the injected
   state within ``agreement.FLOAT64_STAGE_BOUND`` (as max |Δ| / (1 + |MuJoCo|)) with no count
   mismatch. Float32: |Δobs| <= 2e-3 (1 + |obs|) and, as its own check, median |Δobs| <= 1e-5.
   The reward is float32 by design: within 1e-6 (1 + |reward|) in float64 (float32 rounding),
