@@ -38,7 +38,9 @@ from jaxenvs.ppo.sharding import make_mesh
 from jaxenvs.ppo.train import batched_env, make_train
 
 #: Hidden layer widths of the actor and of the critic, by name.
-NETWORKS = {"small": (64, 64), "medium": (256, 256), "large": (512, 512, 512)}
+NETWORKS = {"small": (64, 64), "medium": (256, 256), "large": (512, 512, 512),
+            # About 205M parameters (actor and critic), a large model's share of a GPU's time.
+            "200m": (7168, 7168, 7168)}
 
 
 def env_only_rollout(env, env_params, num_envs: int, num_steps: int):
