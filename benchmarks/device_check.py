@@ -212,6 +212,20 @@ def _summary(result: Any) -> str:
     return json.dumps(result)
 
 
+def _table(title: str, items: list[dict], header: list[tuple[str, str]],
+           cells: Callable[[dict], list[str]]) -> list[str]:
+    """A section of the report: a row per item, its env first, then ``cells(item)``; an item
+    that raised shows its error."""
+    lines = ["", f"## {title}", "", "| " + " | ".join(h for h, _ in header) + " |",
+             "| " + " | ".join(a for _, a in header) + " |"]
+    for item in items:
+        env_id = item["item"].split()[0]
+        row = [f"ERROR {item['error']}"] + [""] * (len(header) - 2) if "error" in item else (
+            cells(item))
+        lines.append("| " + " | ".join([env_id, *row]) + " |")
+    return lines
+
+
 def markdown(data: dict[str, Any]) -> str:
     versions = data["versions"] or {}
     lines = ["# Device check", "", f"Produced by `{data['command']}`.", "",
@@ -221,26 +235,16 @@ def markdown(data: dict[str, Any]) -> str:
     for env_id, item in data["correctness"].items():
         verdict = "ERROR" if "error" in item else ("ok" if item["ok"] else "FAILED")
         lines.append(f"| {env_id} | {verdict} | {item.get('compared', item.get('error'))} |")
-    lines += ["", "## Random-action steps per second", "",
-              "| env | batch | steps/s (median) | best | compile s |",
-              "| --- | --: | --: | --: | --: |"]
-    for item in data["speed"]:
-        if "error" in item:
-            lines.append(f"| {item['item']} | | ERROR {item['error']} | | |")
-        else:
-            lines.append(f"| {item['item'].split()[0]} | {item['batch_size']} | "
-                         f"{item['sps_median']:.4g} | {item['sps_best']:.4g} | "
-                         f"{item['compile_seconds']:.1f} |")
-    lines += ["", "## PPO training", "",
-              "| env | batch | network | training steps/s | env-only steps/s | env share |",
-              "| --- | --: | --- | --: | --: | --: |"]
-    for item in data["ppo"]:
-        if "error" in item:
-            lines.append(f"| {item['item']} | | | ERROR {item['error']} | | |")
-        else:
-            lines.append(f"| {item['item'].split()[0]} | {item['batch_size']} | "
-                         f"{item['network']} | {item['train_sps']:.4g} | {item['env_sps']:.4g} "
-                         f"| {item['env_share']:.1%} |")
+    lines += _table("Random-action steps per second", data["speed"], [
+        ("env", "---"), ("batch", "--:"), ("steps/s (median)", "--:"), ("best", "--:"),
+        ("compile s", "--:")], lambda item: [
+        str(item["batch_size"]), f"{item['sps_median']:.4g}", f"{item['sps_best']:.4g}",
+        f"{item['compile_seconds']:.1f}"])
+    lines += _table("PPO training", data["ppo"], [
+        ("env", "---"), ("batch", "--:"), ("network", "---"), ("training steps/s", "--:"),
+        ("env-only steps/s", "--:"), ("env share", "--:")], lambda item: [
+        str(item["batch_size"]), item["network"], f"{item['train_sps']:.4g}",
+        f"{item['env_sps']:.4g}", f"{item['env_share']:.1%}"])
     if data["skipped"]:
         lines += ["", "## Skipped", "", *(f"- {s}" for s in data["skipped"])]
     return "\n".join(lines) + "\n"
