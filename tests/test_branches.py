@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs._src import branches as gated
+from jaxenvs._src import gate
 from jaxenvs._src.cpu_kernels import branches
 from tests.fast_path import fast_path_only
 
@@ -65,6 +66,31 @@ def test_a_batched_index_selects_each_elements_branch_without_broadcasting_the_t
     # the failure this module exists for: jax's batched cond copies the table per element
     assert _table_sized_broadcasts(jax.make_jaxpr(jax.vmap(_expected))(index, rows, cols).jaxpr,
                                    6)
+
+
+def test_the_plain_form_gives_lax_switchs_results_without_broadcasting_the_table(monkeypatch):
+    monkeypatch.setenv(gate.ENV_VAR, "0")
+    index = jnp.asarray([0, 1, 2, 0, 5, -1], jnp.int32)
+    rows = jnp.asarray([3, 4, 5, 999, 7, 8], jnp.int32)
+    cols = jnp.asarray([0, 12, 1, 12, 2, 3], jnp.int32)
+    plain = jax.vmap(lambda i, r, c: gated.switch(i, BRANCHES, r, c))
+    np.testing.assert_array_equal(jax.jit(plain)(index, rows, cols),
+                                  jax.vmap(_expected)(index, rows, cols))
+    assert not _table_sized_broadcasts(jax.make_jaxpr(plain)(index, rows, cols).jaxpr, 6)
+    state = _counts_and_table()
+    for pred in (True, False):
+        jax.tree.map(np.testing.assert_array_equal,
+                     jax.jit(gated.when, static_argnums=1)(jnp.bool_(pred), _add_row, state, 1),
+                     _add_row(state, 1) if pred else state)
+    preds = jnp.asarray([True, False, True])
+    got = jax.jit(jax.vmap(lambda p, r: gated.when(p, _add_row, state, r)))(
+        preds, jnp.asarray([1, 2, 3], jnp.int32))
+    np.testing.assert_array_equal(got["counts"], np.arange(4) + np.asarray([[1], [0], [3]]))
+    indices = jnp.asarray([2, 0, 1, 0], jnp.int32)
+    rows = jnp.asarray([1, 2, 3, 4], jnp.int32)
+    want = jax.vmap(lambda i, r: jax.lax.switch(i, UPDATES, state, r))(indices, rows)
+    jax.tree.map(np.testing.assert_array_equal, jax.jit(jax.vmap(
+        lambda i, r: gated.switch_in_place(i, UPDATES, state, r)))(indices, rows), want)
 
 
 def test_a_shared_index_runs_one_branch_over_the_batched_operands():

@@ -2,7 +2,8 @@
 
 On the fast path (``gate``) a batched value goes through a loop that XLA:CPU cannot fuse
 into its consumers, so a random draw that decides many selects over the state is computed
-once, not once per select (``cpu_kernels.barrier``). Elsewhere it is the value itself.
+once, not once per select (``cpu_kernels.barrier``). Elsewhere it is the value behind
+``lax.optimization_barrier``, which keeps XLA from fusing it into its consumers as well.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ T = TypeVar("T")
 
 
 def materialize(tree: T, counter: jax.Array) -> T:
-    """``tree`` unchanged; on the fast path, batched, computed in full before any use.
+    """``tree`` unchanged, computed in full before any use (on the fast path: where batched).
     ``counter``: any int32 scalar known only at run time (a turn or decision count)."""
     kernels = gate.kernels()
     if kernels is None:
-        return tree
+        return jax.lax.optimization_barrier(tree)
     return kernels.barrier.materialize(tree, counter)

@@ -3,10 +3,12 @@ in two forms, ``by_batching`` (``first_rows``: a table whose rows past a count a
 
 On the fast path (``gate``) each is ``cpu_kernels.branches``'s: real branches where an env
 steps alone inside its kernel, and a batched form that keeps shared tables unbroadcast.
-Elsewhere each is its plain JAX form (``lax.switch``, ``lax.cond``, the vectorized form), which
-``vmap`` batches by running every branch and selecting; the results are the same. Branches
-must take every traced value they use as an operand (no closures over tracers), which the fast
-path requires.
+Elsewhere (the plain form, what a GPU runs) every branch is computed and ``selected`` picks
+each result leaf from the branch taken: what ``vmap`` makes of ``lax.switch`` and ``lax.cond``
+anyway, without their batching's copies (they broadcast every operand, and every table a
+branch reads, to the batch before each branch). The results are the same in every form.
+Branches must take every traced value they use as an operand (no closures over tracers), which
+the fast path requires.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def switch(index: jax.Array, branches: Sequence[Callable], *operands: Any,
     trace."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.switch(index, tuple(branches), *operands)
+        return selected(index, [branch(*operands) for branch in branches])
     return kernels.branches.switch(index, branches, *operands, result_shapes=result_shapes)
 
 
@@ -35,7 +37,7 @@ def cond(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: An
     """``lax.cond(pred, true_fun, false_fun, *operands)``; ``result_shapes`` as ``switch``'s."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.cond(pred, true_fun, false_fun, *operands)
+        return selected(pred, [false_fun(*operands), true_fun(*operands)])
     return kernels.branches.cond(pred, true_fun, false_fun, *operands,
                                  result_shapes=result_shapes)
 
@@ -45,7 +47,7 @@ def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
     ``state`` updated: its structure, shapes and dtypes)."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.cond(pred, fun, lambda state, *_: state, state, *operands)
+        return selected(pred, [state, fun(state, *operands)])
     return kernels.branches.when(pred, fun, state, *operands)
 
 
@@ -55,7 +57,7 @@ def switch_in_place(index: jax.Array, branches: Sequence[Callable], state: Any,
     returning ``state`` updated (``when``)."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.switch(index, tuple(branches), state, *operands)
+        return selected(index, [branch(state, *operands) for branch in branches])
     return kernels.branches.switch_in_place(index, branches, state, *operands)
 
 
@@ -94,3 +96,21 @@ def first_rows(fun: Callable, num_rows: int, count: jax.Array, *operands: Any) -
     return by_batching(loop, masked, jnp.asarray(count, jnp.int32), *operands,
                        result_shapes=jax.ShapeDtypeStruct((num_rows,) + shape.shape,
                                                           shape.dtype))
+
+
+def selected(index: jax.Array, results: Sequence[Any]) -> Any:
+    """``results[index]`` (``index`` an int or bool, clamped to the results), leaf by leaf: a
+    leaf that is the same object in every result is passed on, the others are selected
+    element by element (``lax.select_n``), which ``vmap`` keeps a select."""
+    index = jnp.clip(jnp.asarray(index).astype(jnp.int32), 0, len(results) - 1)
+
+    def pick(*leaves):
+        if all(leaf is leaves[0] for leaf in leaves):
+            return leaves[0]
+        leaves = [jnp.asarray(leaf) for leaf in leaves]
+        dtype = jnp.result_type(*leaves)
+        shape = jnp.broadcast_shapes(*(leaf.shape for leaf in leaves))
+        return jax.lax.select_n(jnp.broadcast_to(index, shape),
+                                *[jnp.broadcast_to(leaf.astype(dtype), shape) for leaf in leaves])
+
+    return jax.tree.map(pick, *results)

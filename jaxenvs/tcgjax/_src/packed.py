@@ -11,7 +11,9 @@ axis of one array, they are one leaf, and the code still reads ``me.deck_size`` 
 ``packs(*groups)`` decorates a ``flax.struct.dataclass`` whose field ``group.leaf`` holds the
 values ``group.names`` (in that order along its last axis, any leading axes before: a batch, or
 ``GameState.players``' two players): a property per name (a flag reads as bool), ``replace``
-taking the names (written by selects, which XLA fuses into one write per array) and
+taking the names (the array rebuilt from its columns: a fused write then computes each
+entry from its own column alone, where a select per name computed every new value for every
+entry, the plain ``vmap`` form's largest cost) and
 ``from_fields`` building the dataclass from every name (numpy in, numpy out). ``field_names``
 lists every name of such a class.
 """
@@ -73,11 +75,10 @@ def _replace(self, **changes):
         named = {name: changes.pop(name) for name in group.names if name in changes}
         if named:
             array = changes.get(group.leaf, getattr(self, group.leaf))
-            order = tuple(group.names)
-            for name, value in named.items():
-                at = jnp.arange(len(order)) == order.index(name)
-                array = jnp.where(at, jnp.asarray(value).astype(array.dtype)[..., None], array)
-            changes[group.leaf] = array
+            columns = [jnp.broadcast_to(jnp.asarray(named[name]).astype(array.dtype),
+                                        array.shape[:-1]) if name in named else array[..., k]
+                       for k, name in enumerate(group.names)]
+            changes[group.leaf] = jnp.stack(columns, axis=-1)
     return dataclasses.replace(self, **changes)
 
 
