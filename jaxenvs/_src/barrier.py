@@ -2,8 +2,9 @@
 
 On the fast path (``gate``) a batched value goes through a loop that XLA:CPU cannot fuse
 into its consumers, so a random draw that decides many selects over the state is computed
-once, not once per select (``cpu_kernels.barrier``). Elsewhere it is the value behind
-``lax.optimization_barrier``, which keeps XLA from fusing it into its consumers as well.
+once, not once per select (``cpu_kernels.barrier``). Elsewhere (the plain form, what a GPU
+runs) it is the same loop (``fence.through_a_loop``): the plain form recomputed such chains
+inside every wide select too (``docs/vmap-form.md``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TypeVar
 import jax
 
 from jaxenvs._src import gate
+from jaxenvs._src.fence import through_a_loop
 
 T = TypeVar("T")
 
@@ -22,5 +24,5 @@ def materialize(tree: T, counter: jax.Array) -> T:
     ``counter``: any int32 scalar known only at run time (a turn or decision count)."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.optimization_barrier(tree)
+        return through_a_loop(tree, counter)
     return kernels.barrier.materialize(tree, counter)

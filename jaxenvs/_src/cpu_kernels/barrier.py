@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs._src.cpu_kernels import lazy_vmap
+from jaxenvs._src.fence import through_a_loop
 
 T = TypeVar("T")
 
@@ -34,19 +35,6 @@ def materialize(tree: T, counter: jax.Array) -> T:
     loop counts from ``min(counter, 0)`` while below that plus one, so it runs once whatever
     the value, and XLA cannot fold it away."""
     return _barrier(tree, counter)
-
-
-def through_a_loop(tree: T, counter: jax.Array) -> T:
-    """``tree`` unchanged, as the result of a loop that runs once: everything that uses it
-    comes after everything it is made from. ``counter``: as ``materialize``'s; the loop's
-    body is no identity either, which XLA would see through."""
-    first = jnp.minimum(counter, 0)
-
-    def body(carry):
-        x, i = carry
-        return jax.tree.map(lambda v: jnp.where(i == first, v, jnp.zeros_like(v)), x), i + 1
-
-    return jax.lax.while_loop(lambda c: c[1] < first + 1, body, (tree, first))[0]
 
 
 def _in_a_loop(axis_size, in_batched, tree, counter):

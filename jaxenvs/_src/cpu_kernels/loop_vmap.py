@@ -50,8 +50,9 @@ from typing import Callable, Mapping, Sequence, TypeVar
 import jax
 import jax.numpy as jnp
 
-from jaxenvs._src.cpu_kernels import barrier, lazy_vmap
+from jaxenvs._src.cpu_kernels import lazy_vmap
 from jaxenvs._src.cpu_kernels.kernel import one_kernel
+from jaxenvs._src.fence import through_a_loop
 
 F = TypeVar("F", bound=Callable)
 
@@ -201,9 +202,9 @@ def _loop(fun: Callable, axis_size: int, in_batched, sources: tuple | None, rows
 
 def _read_before_writes(values: list, i: jax.Array) -> list:
     """``values`` (an element's arguments read from the batch that the loop writes)
-    unchanged, through a loop that runs once (``barrier.through_a_loop``, counting from the
+    unchanged, through a loop that runs once (``fence.through_a_loop``, counting from the
     element's index ``i``): every result is made from the loop's, so every read of the batch
     comes before any write to it, and XLA need not copy the batch for each element (module
     docstring). ``jax.lax.optimization_barrier`` would not do: XLA:CPU removes it before
-    fusing (``barrier``)."""
-    return barrier.through_a_loop(values, i)
+    fusing (``fence``)."""
+    return through_a_loop(values, i)

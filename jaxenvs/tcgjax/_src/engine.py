@@ -972,7 +972,9 @@ _ACTIONS = (
 def step(state: GameState, action, key) -> GameState:
     """Apply the current player's legal ``action`` and run on to the next decision. The
     action's rule is a branch of ``branches.switch_in_place``: env by env, it updates the state
-    in place, where a ``lax.switch`` copied every leaf the rule leaves alone."""
+    in place, where a ``lax.switch`` copied every leaf the rule leaves alone. The result is
+    materialized (``materialize``): the legal-action mask, read from it next, would otherwise
+    recompute the step's last selects for each of its entries under ``vmap``."""
     key = fast_key(key)
     action = jnp.asarray(action, I32)
     state = state.replace(decisions=state.decisions + 1)
@@ -983,4 +985,4 @@ def step(state: GameState, action, key) -> GameState:
                                  jnp.asarray(ACTION_BRANCH)[action]))
     move = Move(key, index, slot, action, branch == 3)
     state = branches.switch_in_place(branch, _ACTIONS, state, move)
-    return advance(key, materialize(state))
+    return materialize(advance(key, materialize(state)))
