@@ -3,7 +3,8 @@
 XLA fuses any chain of cheap elementwise operations into each of its consumers, even where
 that recomputes the chain once per consumer and per element; ``jax.lax.optimization_barrier``
 does not stop it on XLA:CPU (it is removed before fusing). A loop does: its result is a
-buffer. Plain JAX, used by the plain form of ``barrier.materialize`` and by the fast path's.
+buffer. Plain JAX: ``barrier.materialize_everywhere`` uses it in the plain form, the fast
+path in its batched forms.
 """
 
 from __future__ import annotations

@@ -80,11 +80,11 @@ def tree_select(pred, a, b):
 
 
 def materialize(state: GameState) -> GameState:
-    """``state`` unchanged, computed in full before anything uses it (``barrier.materialize``,
-    counting on ``decisions``): a game's coin and the phase it decides would otherwise be
-    recomputed for every entry of every wide array (deck, hand, mask) that depends on them,
-    which under ``vmap`` would be most of a step's time."""
-    return barrier.materialize(state, state.decisions)
+    """``state`` unchanged, computed in full before anything uses it, in every form
+    (``barrier.materialize_everywhere``, counting on ``decisions``): a game's coin and the
+    phase it decides would otherwise be recomputed for every entry of every wide array (deck,
+    hand, mask) that depends on them, which under ``vmap`` would be most of a step's time."""
+    return barrier.materialize_everywhere(state, state.decisions)
 
 
 def update(state: GameState, p, fn) -> GameState:
