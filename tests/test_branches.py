@@ -55,11 +55,13 @@ def test_unbatched_calls_are_lax_switch_with_the_index_clamped():
             assert int(got) == int(_expected(index, jnp.int32(5), jnp.int32(3)))
 
 
-def test_a_batched_index_selects_each_elements_branch_without_broadcasting_the_table():
+def _assert_batched_switch_exact_without_table_copies(switch):
+    """``switch`` (a ``branches.switch``) under ``vmap`` with a batched index gives
+    ``lax.switch``'s results, and its jaxpr holds no broadcast of ``TABLE`` to the batch."""
     index = jnp.asarray([0, 1, 2, 0, 5, -1], jnp.int32)
     rows = jnp.asarray([3, 4, 5, 999, 7, 8], jnp.int32)
     cols = jnp.asarray([0, 12, 1, 12, 2, 3], jnp.int32)
-    ours = jax.vmap(lambda i, r, c: branches.switch(i, BRANCHES, r, c))
+    ours = jax.vmap(lambda i, r, c: switch(i, BRANCHES, r, c))
     np.testing.assert_array_equal(jax.jit(ours)(index, rows, cols),
                                   jax.vmap(_expected)(index, rows, cols))
     assert not _table_sized_broadcasts(jax.make_jaxpr(ours)(index, rows, cols).jaxpr, 6)
@@ -68,15 +70,13 @@ def test_a_batched_index_selects_each_elements_branch_without_broadcasting_the_t
                                    6)
 
 
+def test_a_batched_index_selects_each_elements_branch_without_broadcasting_the_table():
+    _assert_batched_switch_exact_without_table_copies(branches.switch)
+
+
 def test_the_plain_form_gives_lax_switchs_results_without_broadcasting_the_table(monkeypatch):
     monkeypatch.setenv(gate.ENV_VAR, "0")
-    index = jnp.asarray([0, 1, 2, 0, 5, -1], jnp.int32)
-    rows = jnp.asarray([3, 4, 5, 999, 7, 8], jnp.int32)
-    cols = jnp.asarray([0, 12, 1, 12, 2, 3], jnp.int32)
-    plain = jax.vmap(lambda i, r, c: gated.switch(i, BRANCHES, r, c))
-    np.testing.assert_array_equal(jax.jit(plain)(index, rows, cols),
-                                  jax.vmap(_expected)(index, rows, cols))
-    assert not _table_sized_broadcasts(jax.make_jaxpr(plain)(index, rows, cols).jaxpr, 6)
+    _assert_batched_switch_exact_without_table_copies(gated.switch)
     state = _counts_and_table()
     for pred in (True, False):
         jax.tree.map(np.testing.assert_array_equal,
