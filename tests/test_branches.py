@@ -104,6 +104,21 @@ def test_a_shared_index_runs_one_branch_over_the_batched_operands():
         assert [e.primitive.name for e in jaxpr.eqns].count("cond") == 1
 
 
+def test_a_shared_setting_runs_one_branch_in_the_plain_form(monkeypatch):
+    monkeypatch.setenv(gate.ENV_VAR, "0")
+    rows = jnp.asarray([3, 4, 5], jnp.int32)
+    for pred in (True, False):
+        ours = jax.vmap(lambda r, p: gated.cond_on_setting(p, _look_up, _negate, r, 2),
+                        in_axes=(0, None))
+        np.testing.assert_array_equal(jax.jit(ours)(rows, jnp.bool_(pred)),
+                                      TABLE[rows, 2] if pred else -rows)
+        names = [e.primitive.name for e in jax.make_jaxpr(ours)(rows, jnp.bool_(pred)).eqns]
+        assert names.count("cond") == 1 and "select_n" not in names
+    batched = jax.vmap(lambda r, p: gated.cond_on_setting(p, _look_up, _negate, r, 2))
+    np.testing.assert_array_equal(batched(rows, jnp.asarray([True, False, True])),
+                                  jnp.asarray([TABLE[3, 2], -4, TABLE[5, 2]]))
+
+
 def test_cond_takes_pytrees_and_result_shapes_as_declared():
     def true_fun(state, x):
         return {"a": state["a"] + x, "b": state["b"]}, x > 0

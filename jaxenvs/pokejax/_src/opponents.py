@@ -94,8 +94,8 @@ def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
         legal: jax.Array) -> jax.Array:
     """The action of policy ``policy`` (``RANDOM`` or ``GREEDY``) for ``side``.
 
-    A ``branches.cond``: where the policy is shared by a batch (params not vmapped over),
-    only that policy's computation runs."""
-    return branches.cond(jnp.asarray(policy) == GREEDY, greedy,
+    A ``branches.cond_on_setting``: where the policy is shared by a batch (params not vmapped
+    over), only that policy's computation runs."""
+    return branches.cond_on_setting(jnp.asarray(policy) == GREEDY, greedy,
                          lambda key, state, side, legal: random_legal(key, legal),
                          key, state, side, legal, result_shapes=jnp.int32(0))
