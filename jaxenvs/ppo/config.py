@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,9 +69,10 @@ class PPOConfig:
         return self.total_timesteps // self.batch_size
 
     def __post_init__(self) -> None:
-        errors = []
-        for name in ("total_timesteps", "num_envs", "num_steps", "update_epochs",
-                     "num_minibatches"):
+        errors = _type_errors(self)
+        if errors:  # the ranges below need the right types
+            raise ValueError("Invalid PPOConfig: " + "; ".join(errors))
+        for name in _POSITIVE_INTS:
             if getattr(self, name) < 1:
                 errors.append(f"{name} must be >= 1, got {getattr(self, name)}")
         if not errors and self.batch_size % self.num_minibatches:
@@ -79,9 +81,51 @@ class PPOConfig:
         if not errors and self.num_updates < 1:
             errors.append(f"total_timesteps ({self.total_timesteps}) is less than one update "
                           f"(num_envs * num_steps = {self.batch_size})")
-        if not 0 <= self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
-            errors.append("gamma and gae_lambda must lie in [0, 1]")
+        for name in ("learning_rate", "clip_eps", "max_grad_norm"):
+            if not getattr(self, name) > 0:
+                errors.append(f"{name} must be > 0, got {getattr(self, name)}")
+        for name in ("ent_coef", "vf_coef"):
+            if not getattr(self, name) >= 0:
+                errors.append(f"{name} must be >= 0, got {getattr(self, name)}")
+        for name in ("gamma", "gae_lambda"):
+            if not 0 <= getattr(self, name) <= 1:
+                errors.append(f"{name} must lie in [0, 1], got {getattr(self, name)}")
+        if not self.hidden_sizes or min(self.hidden_sizes) < 1:
+            errors.append(f"hidden_sizes must be one or more widths >= 1, got "
+                          f"{self.hidden_sizes}")
         if self.activation not in ("tanh", "relu"):
             errors.append(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
         if errors:
             raise ValueError("Invalid PPOConfig: " + "; ".join(errors))
+
+
+_POSITIVE_INTS = ("total_timesteps", "num_envs", "num_steps", "update_epochs",
+                  "num_minibatches")
+_BOOLS = ("anneal_lr", "clip_value", "normalize_observations", "scale_rewards")
+
+
+def _type_errors(config: PPOConfig) -> list[str]:
+    """What in ``config`` has the wrong type: ints that are not ints (a bool is not one),
+    floats that are not finite numbers, flags that are not bools, widths that are not a
+    tuple of ints."""
+    errors = []
+    for field in dataclasses.fields(config):
+        value, name = getattr(config, field.name), field.name
+        if name in _POSITIVE_INTS:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            wanted = "an int"
+        elif name in _BOOLS:
+            ok, wanted = isinstance(value, bool), "true or false"
+        elif name == "hidden_sizes":
+            ok = isinstance(value, tuple) and all(
+                isinstance(width, int) and not isinstance(width, bool) for width in value)
+            wanted = "a tuple of ints"
+        elif name == "activation":
+            ok, wanted = isinstance(value, str), "a string"
+        else:
+            ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+                  and math.isfinite(value))
+            wanted = "a finite number"
+        if not ok:
+            errors.append(f"{name} must be {wanted}, got {value!r}")
+    return errors
