@@ -1,12 +1,14 @@
-"""The shared PPO trainer: the whole training loop in one ``jit`` (work in progress).
+"""The shared PPO trainer: the whole training loop in one ``jit``.
 
 ``make_train(config, env, env_params)(key)`` runs vectorized rollouts, GAE and minibatch
-epochs; see ``train.py`` for where it departs from PureJaxRL (truncation bootstrapping,
-action masks).
+epochs; ``make_train_parts`` runs the same in chunks of updates, for a caller that saves
+between them (``jaxenvs train``). See ``train.py`` for where it departs from PureJaxRL
+(truncation bootstrapping, action masks).
 """
 
 from jaxenvs.ppo.config import PPOConfig
 from jaxenvs.ppo.networks import ActorCritic, policy_distribution
-from jaxenvs.ppo.train import gae, make_train
+from jaxenvs.ppo.train import TrainCarry, gae, make_train, make_train_parts
 
-__all__ = ["ActorCritic", "PPOConfig", "gae", "make_train", "policy_distribution"]
+__all__ = ["ActorCritic", "PPOConfig", "TrainCarry", "gae", "make_train", "make_train_parts",
+           "policy_distribution"]

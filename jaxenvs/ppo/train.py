@@ -1,7 +1,9 @@
 """``make_train``: the whole of PPO (rollouts, GAE, minibatch epochs) as one pure function.
 
 ``train = make_train(config, env, env_params)`` returns ``train(key)``, which can be jitted
-and ``vmap``ped over seeds. Two points where it departs from PureJaxRL, on purpose:
+and ``vmap``ped over seeds. ``make_train_parts`` gives the same run in pieces, ``start(key)``
+and ``run_updates(carry, indices)``, for a caller that checkpoints between them (``jaxenvs
+train``). Two points where it departs from PureJaxRL, on purpose:
 
 * **Truncation is not termination.** When an episode is cut by a time limit, the return is
   bootstrapped from the value of ``info["final_observation"]`` (the observation before the
@@ -65,6 +67,22 @@ class EpisodeStats:
     episode_length: jax.Array
 
 
+@struct.dataclass
+class TrainCarry:
+    """The whole state of a run between two updates: all a checkpoint needs to continue it."""
+
+    train_state: TrainState
+    """Parameters, optimizer state and step count (replicated)."""
+    env_state: Any
+    """The env batch's states (sharded over the mesh)."""
+    obs: Any
+    """The batch's current observations."""
+    stats: EpisodeStats
+    """Return and length so far of each env's running episode."""
+    key: jax.Array
+    """The run's key for the next update."""
+
+
 def make_network(config: PPOConfig, env, env_params) -> ActorCritic:
     """The actor-critic for ``env``'s action space."""
     space = env.action_space(env_params)
@@ -118,7 +136,30 @@ def make_train(config: PPOConfig, env, env_params,
                on_update: Callable[[jax.Array, dict[str, jax.Array]], None] | None = None,
                mesh: Mesh | None = None,
                ) -> Callable[[jax.Array], dict[str, Any]]:
-    """A pure ``train(key) -> {"train_state", "env_state", "metrics"}`` running all of PPO.
+    """A pure ``train(key) -> {"train_state", "env_state", "metrics"}`` running all of PPO
+    (``make_train_parts``, every update in one scan)."""
+    start, run_updates = make_train_parts(config, env, env_params, on_update, mesh)
+
+    def train(key: jax.Array) -> dict[str, Any]:
+        carry, metrics = run_updates(start(key), jnp.arange(config.num_updates))
+        return {"train_state": carry.train_state, "env_state": carry.env_state,
+                "metrics": metrics}
+
+    return train
+
+
+def make_train_parts(config: PPOConfig, env, env_params,
+                     on_update: Callable[[jax.Array, dict[str, jax.Array]], None] | None = None,
+                     mesh: Mesh | None = None,
+                     ) -> tuple[Callable[[jax.Array], TrainCarry],
+                                Callable[[TrainCarry, jax.Array], tuple[TrainCarry, Any]]]:
+    """``(start, run_updates)``, two pure functions that run PPO in pieces:
+    ``start(key)`` is the run's ``TrainCarry`` before its first update, and
+    ``run_updates(carry, indices)`` runs an update for each of ``indices`` (``int32[n]``,
+    the numbers ``on_update`` reports) and returns the carry after them and their
+    ``metrics``, stacked. A negative index is skipped (the carry passes on, its metrics NaN,
+    ``episodes`` 0), so that one compiled ``run_updates`` also runs a shorter last chunk.
+    The learning rate's annealing counts the optimizer's steps, which the carry holds.
 
     The env batch is split over ``mesh``'s ``"batch"`` axis (default: ``make_mesh()``, all
     visible devices; a no-op with one), parameters and optimizer state are replicated; raises
@@ -222,7 +263,8 @@ def make_train(config: PPOConfig, env, env_params,
         train_state, losses = jax.lax.scan(update_minibatch, train_state, minibatches)
         return (train_state, data, key), losses
 
-    def update(carry, index):
+    def update(carry: TrainCarry, index):
+        carry = (carry.train_state, carry.env_state, carry.obs, carry.stats, carry.key)
         carry, (traj, finished) = jax.lax.scan(rollout_step, carry, None, config.num_steps)
         train_state, env_state, obs, stats, key = carry
         _, last_value = apply(train_state.params, obs)
@@ -234,20 +276,20 @@ def make_train(config: PPOConfig, env, env_params,
         (train_state, _, _), losses = jax.lax.scan(
             update_epoch, (train_state, data, epoch_key), None, config.update_epochs)
         returns, lengths, done = finished
-        episodes = done.sum()
+        episodes = done.sum().astype(jnp.int32)
         losses = losses.reshape(-1, 4).mean(axis=0)
-        metrics = replicate({
+        means = {
             "episode_return": returns.sum() / jnp.where(episodes > 0, episodes, jnp.nan),
             "episode_length": lengths.sum() / jnp.where(episodes > 0, episodes, jnp.nan),
-            "episodes": episodes,
             "loss": losses[0], "value_loss": losses[1], "policy_loss": losses[2],
-            "entropy": losses[3],
-        }, mesh)
+            "entropy": losses[3]}
+        metrics = replicate({name: value.astype(jnp.float32) for name, value in means.items()}
+                            | {"episodes": episodes}, mesh)
         if on_update is not None:
             jax.debug.callback(on_update, index, metrics)
-        return (train_state, env_state, obs, stats, key), metrics
+        return TrainCarry(train_state, env_state, obs, stats, key), metrics
 
-    def train(key: jax.Array) -> dict[str, Any]:
+    def start(key: jax.Array) -> TrainCarry:
         key, init_key, reset_key = jax.random.split(key, 3)
         reset_keys = shard_envs(jax.random.split(reset_key, config.num_envs), mesh)
         obs, env_state = reset_envs(reset_keys)
@@ -255,9 +297,16 @@ def make_train(config: PPOConfig, env, env_params,
         train_state = replicate(
             TrainState.create(apply_fn=network.apply, params=params, tx=tx), mesh)
         stats = EpisodeStats(jnp.zeros(config.num_envs), jnp.zeros(config.num_envs, jnp.int32))
-        carry = (train_state, *shard_envs((env_state, obs, stats), mesh), key)
-        (train_state, env_state, *_), metrics = jax.lax.scan(
-            update, carry, jnp.arange(config.num_updates))
-        return {"train_state": train_state, "env_state": env_state, "metrics": metrics}
+        return TrainCarry(train_state, *shard_envs((env_state, obs, stats), mesh), key)
 
-    return train
+    def skip(carry: TrainCarry, index):
+        nan = jnp.float32(jnp.nan)
+        return carry, replicate({
+            "episode_return": nan, "episode_length": nan, "loss": nan, "value_loss": nan,
+            "policy_loss": nan, "entropy": nan, "episodes": jnp.int32(0)}, mesh)
+
+    def run_updates(carry: TrainCarry, indices: jax.Array) -> tuple[TrainCarry, Any]:
+        return jax.lax.scan(lambda carry, index: jax.lax.cond(index >= 0, update, skip, carry,
+                                                              index), carry, indices)
+
+    return start, run_updates
