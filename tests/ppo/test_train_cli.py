@@ -1,12 +1,18 @@
-"""``jaxenvs train`` / ``jaxenvs eval`` end to end, and checkpoint round trips."""
+"""``jaxenvs train`` / ``jaxenvs eval`` end to end: runs that keep their work when stopped and
+resume to the same result, strict settings and folders, checkpoint round trips."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
 
 import jax
 import numpy as np
 import pytest
 
 from jaxenvs.cli import main
+from jaxenvs.ppo import train_cli
 from jaxenvs.ppo import PPOConfig
 from jaxenvs.ppo.checkpoint import (config_from_description, load_checkpoint, load_obs_stats,
                                     save_checkpoint)
@@ -57,8 +63,107 @@ def test_distributed_flag_initializes_jax_distributed_first(tmp_path, monkeypatc
 def test_bad_train_arguments_exit_2(tmp_path, capsys):
     assert main(["train", "Pongg", "--out", str(tmp_path)]) == 2
     assert "Did you mean 'Pong'" in capsys.readouterr().err
-    assert main(["train", "CartPole-v1", "--set", "num_minibatches=3",
-                 "--out", str(tmp_path)]) == 2
+    for setting, message in (("num_minibatches=3", "num_minibatches (3) must divide"),
+                             ("learning_rate=-1", "learning_rate must be > 0, got -1"),
+                             ("learning_rate=abc", "learning_rate must be a finite number"),
+                             ("num_envs=2.5", "num_envs must be an int"),
+                             ("anneal_lr=1", "anneal_lr must be true or false"),
+                             ("hidden_sizes=a,b", "expected widths like 64,64"),
+                             ("learning_rat=0.1", "not a PPOConfig field")):
+        assert main(["train", "CartPole-v1", "--set", setting, "--out", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
+    assert not any(tmp_path.iterdir())  # refused before anything was written
+
+
+def _train(out, *extra):
+    return main(["train", "CartPole-v1", "--total-steps", str(16 * 512), "--out", str(out),
+                 "--checkpoint-every", "3", "--seed", "5", *extra])
+
+
+def test_a_stopped_run_resumes_to_the_result_of_one_never_stopped(tmp_path, monkeypatch):
+    assert _train(tmp_path / "whole") == 0
+    report = train_cli.Progress.__call__
+
+    def interrupted_at_update_5(self, update, metrics):
+        report(self, update, metrics)
+        if int(update) + 1 == 5:
+            os.kill(os.getpid(), signal.SIGINT)  # acted on when the chunk of updates 4-6 ends
+
+    monkeypatch.setattr(train_cli.Progress, "__call__", interrupted_at_update_5)
+    assert _train(tmp_path / "stopped") == 128 + signal.SIGINT
+    history = json.loads((tmp_path / "stopped" / "metrics.json").read_text())
+    assert [row["update"] for row in history] == list(range(1, 7))
+    assert main(["eval", "CartPole-v1", "--checkpoint", str(tmp_path / "stopped"),
+                 "--episodes", "2"]) == 0  # the policy of update 6 is saved
+    monkeypatch.setattr(train_cli.Progress, "__call__", report)
+    assert main(["train", "--resume", str(tmp_path / "stopped")]) == 0
+    for name in ("params.msgpack",):
+        assert (tmp_path / "stopped" / name).read_bytes() == \
+            (tmp_path / "whole" / name).read_bytes()
+    rows = [json.loads((tmp_path / run / "metrics.json").read_text())
+            for run in ("whole", "stopped")]
+    assert len(rows[0]) == len(rows[1]) == 16
+    for whole, resumed in zip(*rows):
+        for name, value in whole.items():
+            if name != "seconds":
+                np.testing.assert_equal(resumed[name], value)
+
+
+def test_sigterm_stops_a_run_after_its_chunk_with_everything_saved(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "jaxenvs.cli", "train", "CartPole-v1", "--total-steps",
+               str(2000 * 512), "--checkpoint-every", "1", "--log-every", "1", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    for line in process.stdout:
+        if line.startswith("update"):
+            process.send_signal(signal.SIGTERM)
+            break
+    out_text, err_text = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err_text
+    assert "SIGTERM: stopping" in err_text and "jaxenvs train --resume" in out_text
+    done = len(json.loads((out / "metrics.json").read_text()))
+    assert 1 <= done < 2000
+    assert (out / "params.msgpack").is_file() and (out / "train_state" / str(done)).is_dir()
+
+
+def test_run_folders_are_checked_before_training_and_never_overwritten_unasked(tmp_path,
+                                                                              capsys):
+    out = tmp_path / "run"
+    assert _train(out, "--total-steps", "512") == 0
+    curve = (out / "learning_curve.png").stat().st_mtime_ns
+    assert _train(out) == 2
+    assert "already exists; pass --resume" in capsys.readouterr().err
+    assert (out / "learning_curve.png").stat().st_mtime_ns == curve
+    assert _train(out, "--overwrite") == 0
+    assert len(json.loads((out / "metrics.json").read_text())) == 16
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep")
+    a_file = tmp_path / "file"
+    a_file.write_text("keep")
+    for folder, extra, message in (
+            (other, ["--overwrite"], "not a jaxenvs run folder"),
+            (a_file, [], "is a file"),
+            (a_file / "below", [], "cannot write the run folder")):
+        assert _train(folder, *extra) == 2
+        assert message in capsys.readouterr().err
+    assert (other / "mine.txt").read_text() == a_file.read_text() == "keep"
+    assert main(["train", "--resume", str(other)]) == 2
+    assert "nothing to resume" in capsys.readouterr().err
+    assert main(["train", "--resume", str(out), "--seed", "1"]) == 2
+    assert "drop --seed" in capsys.readouterr().err
+    assert main(["train", "Pong", "--resume", str(out)]) == 2
+    assert "a run on CartPole-v1, not Pong" in capsys.readouterr().err
+
+
+def test_eval_names_the_file_it_cannot_read(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert _train(out, "--total-steps", "512") == 0
+    (out / "params.msgpack").write_bytes(b"\x00garbage")
+    assert main(["eval", "CartPole-v1", "--checkpoint", str(out)]) == 2
+    assert f"{out / 'params.msgpack'} cannot be read" in capsys.readouterr().err
 
 
 def test_eval_refuses_a_checkpoint_of_another_env(tmp_path, capsys):
