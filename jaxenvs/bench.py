@@ -34,7 +34,8 @@ it has a number.
 
 Output. One progress line per batch size, then a markdown table; the records and the run's
 context (date, machine, jax, device) go to ``<out>/<stem>.json`` and the table to
-``<out>/<stem>.md``, where ``<stem>`` is given by ``result_stem`` (e.g. ``pong-cpu``,
+``<out>/<stem>.md`` (``--out``: by default ``jaxenvs bench`` writes into the user's data folder,
+``benchmarks/sps.py`` into ``benchmarks/results/``), where ``<stem>`` is given by ``result_stem`` (e.g. ``pong-cpu``,
 ``pong-frameskip1-cpu``). Both files are rewritten after every batch size, so a long sweep
 that is stopped keeps the batch sizes it finished.
 """
@@ -62,12 +63,12 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 import jaxenvs
 from jaxenvs._src import legal_draw
 from jaxenvs._src.keys import like, unrolled_on_cpu
+from jaxenvs._src.user_dirs import data_dir
 from jaxenvs.devices import add_cpu_devices_option, per_device
 from jaxenvs.registry import import_reference_adapter
 
 DEFAULT_BATCH_SIZES = (1, 64, 1024, 4096)
 DEFAULT_REPEATS = 5
-DEFAULT_OUT = Path("benchmarks") / "results"
 #: Wall time one timed run aims at when ``num_steps`` is chosen automatically: long enough to
 #: hide timer and launch noise, short enough to keep a whole sweep near a minute.
 TARGET_RUN_SECONDS = 1.0
@@ -530,8 +531,9 @@ def add_measurement_options(parser: argparse.ArgumentParser) -> None:
                         help="measure only the reference rows whose label contains one of "
                              "these (case-insensitive), e.g. MJX; given alone: none "
                              "(default: all)")
-    parser.add_argument("--out", metavar="DIR", type=Path, default=DEFAULT_OUT,
-                        help="directory for the .json and .md results (default: %(default)s)")
+    parser.add_argument("--out", metavar="DIR", type=Path, default=data_dir() / "bench",
+                        help="directory for the .json and .md results (default: %(default)s, "
+                             "outside any checkout, so the committed tables stay as they are)")
     add_cpu_devices_option(parser, default="auto")
 
 

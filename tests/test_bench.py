@@ -44,6 +44,17 @@ def test_bench_cli_writes_records_and_table(tmp_path, capsys):
     assert "steps/s median" in capsys.readouterr().out
 
 
+def test_bench_cli_writes_outside_the_working_folder_by_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    (tmp_path / "clone").mkdir()
+    monkeypatch.chdir(tmp_path / "clone")
+    assert main(["bench", "Pong", "--batch-sizes", "2", "--steps", "2", "--repeats", "1",
+                 "--cpu-devices", "1"]) == 0
+    assert not any((tmp_path / "clone").iterdir())
+    assert sorted(path.suffix for path in (tmp_path / "data" / "jaxenvs" / "bench").iterdir()) \
+        == [".json", ".md"]
+
+
 def test_result_stem_names_only_changed_params():
     assert bench.result_stem("Pong", {}, "cpu") == "pong-cpu"
     assert bench.result_stem("Pong", {"frameskip": 8}, "cpu") == "pong-cpu"
