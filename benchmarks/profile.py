@@ -22,6 +22,7 @@ in alternation with the unchanged one (``profiling.marginal_costs``).
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import statistics
 import sys
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         return _marginal(env, params, args)
     if getattr(env, "loop_on_cpu", False):
         if args.vmapped:
+            env = copy.copy(env)  # make's instance is shared
             env.loop_on_cpu = False
         else:
             print(f"{args.env} steps env by env in one kernel on a CPU (loop_on_cpu): its "

@@ -11,6 +11,9 @@ from jaxenvs.environment import Environment
 #: Ids of every registered environment, in registration order (kept in sync by ``register``).
 registered_envs: list[str] = []
 _constructors: dict[str, tuple[Callable[..., Environment], dict[str, Any]]] = {}
+#: The environment ``make`` built for each id: ``reset`` and ``step`` are jitted with the env
+#: as a static argument, so a new instance would compile them again.
+_instances: dict[str, Environment] = {}
 
 
 def register(
@@ -32,6 +35,7 @@ def register(
     if env_id in _constructors and not overwrite:
         raise ValueError(f"{env_id!r} is already registered; pass overwrite=True to replace it")
     _constructors[env_id] = (constructor, dict(env_kwargs or {}))
+    _instances.pop(env_id, None)
     if env_id not in registered_envs:
         registered_envs.append(env_id)
 
@@ -43,8 +47,9 @@ def make(env_id: str, **param_overrides: Any) -> tuple[Environment, Any]:
     ``jaxenvs.make("Pong", frameskip=1)``; they are checked here, so a bad value fails now with
     a message naming the field, not later inside ``jit``.
 
-    Returns ``(env, params)``. Raises ``ValueError`` for an unknown id (listing the registered
-    ids and the closest match) or for unknown or invalid parameters.
+    Returns ``(env, params)``; ``env`` is the same instance at every call for an id, so its
+    compiled ``reset`` and ``step`` are reused. Raises ``ValueError`` for an unknown id
+    (listing the registered ids and the closest match) or for unknown or invalid parameters.
     """
     if env_id not in _constructors:
         close = difflib.get_close_matches(str(env_id), registered_envs, n=1, cutoff=0.0)
@@ -53,8 +58,10 @@ def make(env_id: str, **param_overrides: Any) -> tuple[Environment, Any]:
             f"Unknown environment id {env_id!r}.{hint} "
             f"Registered ids: {', '.join(registered_envs)}."
         )
-    constructor, env_kwargs = _constructors[env_id]
-    env = constructor(**env_kwargs)
+    if env_id not in _instances:
+        constructor, env_kwargs = _constructors[env_id]
+        _instances[env_id] = constructor(**env_kwargs)
+    env = _instances[env_id]
     return env, env.make_params(**param_overrides)
 
 

@@ -10,6 +10,8 @@ their ``vmap`` form (what a GPU runs), over random-action rollouts that end epis
 game engines refuse x64 mode with a readable error.
 """
 
+import copy
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -119,7 +121,7 @@ def test_halfcheetah_unrolled_keys_give_gymnax_draws():
     """HalfCheetah sets ``unrolled_keys_on_cpu``: its resets (the auto-reset's too, here
     every 3 steps) are those of the plain threefry key."""
     unrolled, params = jaxenvs.make("HalfCheetah", max_steps_in_episode=3)
-    plain, _ = jaxenvs.make("HalfCheetah", max_steps_in_episode=3)
+    plain = copy.copy(unrolled)  # make's instance is shared
     plain.unrolled_keys_on_cpu = False
     assert unrolled.unrolled_keys_on_cpu
     obs, state = plain.reset(jax.random.key(0), params)
@@ -141,7 +143,7 @@ def test_game_envs_loop_form_is_their_vmap_form(env_id):
     its ``vmap`` form there (every branch run for every env, shared tables unbroadcast, and
     selected): every output and state field, bit for bit."""
     looped, params = jaxenvs.make(env_id)
-    vmapped, _ = jaxenvs.make(env_id)
+    vmapped = copy.copy(looped)  # make's instance is shared
     vmapped.loop_on_cpu = False
     assert looped.loop_on_cpu
     loop_out = _rollout(looped, 3, steps=120, params=params)

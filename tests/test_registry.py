@@ -1,5 +1,7 @@
 """make / register / registered_envs: ids, parameter overrides and their errors."""
 
+import logging
+
 import jax
 import numpy as np
 import pytest
@@ -62,9 +64,34 @@ def test_register_refuses_duplicates_and_accepts_new_ids():
         env, _ = jaxenvs.make("PongTest")
         assert env.continuous
         assert "PongTest" in jaxenvs.registered_envs
+        jaxenvs.register("PongTest", Pong, overwrite=True)
+        replaced, _ = jaxenvs.make("PongTest")
+        assert not replaced.continuous and jaxenvs.make("PongTest")[0] is replaced
     finally:
         jaxenvs.registry._constructors.pop("PongTest")
+        jaxenvs.registry._instances.pop("PongTest", None)
         jaxenvs.registered_envs.remove("PongTest")
+
+
+def test_make_returns_one_env_per_id_so_its_compiled_step_is_reused():
+    env, params = jaxenvs.make("Pong", frameskip=2)
+    again, other_params = jaxenvs.make("Pong")
+    assert again is env and params.frameskip == 2 and other_params.frameskip != 2
+    key = jax.random.key(0)
+    _, state = env.reset(key, params)
+    env.step(key, state, 0, params)
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logging.getLogger("jax").addHandler(handler)
+    try:
+        with jax.log_compiles():
+            env, params = jaxenvs.make("Pong", frameskip=2)
+            _, state = env.reset(key, params)
+            env.step(key, state, 0, params)
+    finally:
+        logging.getLogger("jax").removeHandler(handler)
+    assert not [r for r in records if "Compiling" in r.getMessage()]
 
 
 def test_register_validates_its_arguments():
