@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+from jaxenvs._src import compilation_cache
 from jaxenvs.devices import use_cpu_devices
 
 #: verb -> (module providing add_arguments/run, one-line help)
@@ -37,10 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one verb; ``argv`` defaults to the command line. A verb with ``--cpu-devices``
     gets that many CPU devices first (run as a command, restarting itself if JAX has
-    already started with another count; see ``jaxenvs/devices.py``)."""
+    already started with another count; see ``jaxenvs/devices.py``). Run as a command, it
+    keeps compiled programs in JAX's persistent cache (``_src/compilation_cache.py``)."""
     args = build_parser().parse_args(argv)
     if getattr(args, "cpu_devices", None) is not None:
         use_cpu_devices(args.cpu_devices, restart_command=argv is None)
+    if argv is None:
+        compilation_cache.enable()
     return args.run(args)
 
 
