@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 import jax
-from gymnax.environments import environment
+from gymnax.environments import environment, spaces
 
 from jaxenvs._src import branches, gate, keys
 from jaxenvs._src.loop_vmap import loop_vmap
@@ -81,10 +81,29 @@ class Environment(environment.Environment):
         self._check_precision_mode()
         if params is None:
             params = self.default_params
+        self._check_action(action, params)
         if self.loop_on_cpu and gate.enabled():
             return loop_vmap(self._step_then_reset, updates={1: 1}, rows=self.loop_rows)(
                 key, state, action, params)
         return environment.Environment.step(self, self._own_key(key), state, action, params)
+
+    def _check_action(self, action, params) -> None:
+        """Refuse, while tracing, an action of the wrong shape or kind for one env's step
+        (a batch is stepped under ``vmap``), with a message rather than an error from deep
+        inside the step."""
+        space = self.action_space(params)
+        shape, dtype = jax.numpy.shape(action), jax.numpy.result_type(action)
+        if tuple(shape) != tuple(space.shape):
+            raise ValueError(
+                f"{self.name}'s step takes one env's action, of shape {tuple(space.shape)} "
+                f"({type(space).__name__}), got shape {tuple(shape)}; step a batch with "
+                f"jax.vmap(env.step, in_axes=(0, 0, 0, None))")
+        integer = jax.numpy.issubdtype(dtype, jax.numpy.integer)
+        if isinstance(space, spaces.Discrete) and not integer:
+            raise ValueError(f"{self.name}'s actions are integers (Discrete({space.n})), got "
+                             f"{dtype}")
+        if not (integer or jax.numpy.issubdtype(dtype, jax.numpy.floating)):
+            raise ValueError(f"{self.name}'s actions are numbers, got {dtype}")
 
     def _step_then_reset(self, key, state, action, params):
         """One env's step and, where its episode ended, its reset: a real branch, and one

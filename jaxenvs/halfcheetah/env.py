@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
+from jaxenvs._src import param_checks
 from jaxenvs.environment import Environment
 from jaxenvs.halfcheetah._src import batching, integrator, linalg, model
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
@@ -55,19 +56,12 @@ class HalfCheetah(Environment):
         return HalfCheetahParams()
 
     def check_params(self, params: HalfCheetahParams) -> None:
-        errors = []
-        for name in ("forward_reward_weight", "ctrl_cost_weight"):
-            value = float(getattr(params, name))
-            if value != value or abs(value) == float("inf"):
-                errors.append(f"{name} must be finite, got {getattr(params, name)!r}")
-        if not float(params.reset_noise_scale) >= 0:
-            errors.append(f"reset_noise_scale must be >= 0, got {params.reset_noise_scale!r}")
-        if not 1 <= int(params.max_steps_in_episode) < 2**31:
-            errors.append("max_steps_in_episode must be in [1, 2**31), "
-                          f"got {params.max_steps_in_episode!r}")
-        if isinstance(params.frame_skip, bool) or not isinstance(params.frame_skip, int) \
-                or params.frame_skip < 1:
-            errors.append(f"frame_skip must be an int >= 1, got {params.frame_skip!r}")
+        errors = param_checks.errors(
+            param_checks.real(params, "forward_reward_weight"),
+            param_checks.real(params, "ctrl_cost_weight"),
+            param_checks.real(params, "reset_noise_scale", 0),
+            param_checks.integer(params, "max_steps_in_episode", 1),
+            param_checks.integer(params, "frame_skip", 1))
         if errors:
             raise ValueError("Invalid HalfCheetah parameters: " + "; ".join(errors))
 

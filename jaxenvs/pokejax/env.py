@@ -7,7 +7,7 @@
   opponent has to choose (it replaces a fainted Pokémon while the agent waits) that decision
   is made in the same step. Reward: +1 for a win, -1 for a loss, 0 otherwise (a tie
   included). ``info`` names the decisions made: ``agent_action`` (after the replacement of a
-  forbidden one) and ``opponent_actions`` int32[2] (the opponent's action with the agent's
+  forbidden one; ``illegal_action`` says there was one) and ``opponent_actions`` int32[2] (the opponent's action with the agent's
   decision and in the opponent-alone decision after it; -1 where it made none).
 * ``PokeJAX2P`` (id "PokeJAX2P"): self-play; every ``step`` is one decision step of the
   battle with both players' actions, ``action`` int32[2] (p1, p2). The observation is both
@@ -33,6 +33,7 @@ episode is the Showdown battle with that seed and those teams. The default pool 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jax
@@ -40,7 +41,7 @@ import jax.numpy as jnp
 import numpy as np
 from gymnax.environments import spaces
 
-from jaxenvs._src import branches
+from jaxenvs._src import branches, param_checks
 from jaxenvs.environment import Environment
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax._src import moves, observe, opponents, turn
@@ -49,6 +50,14 @@ from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.types import PokeJAXParams, PokeJAXState
 
 _TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")
+
+
+@functools.cache
+def _default_teams() -> dict[str, jax.Array]:
+    """The pool's teams as ``PokeJAXParams.teams`` holds them (one copy, so that a make with
+    the default teams is recognised and not checked again)."""
+    pool = team_pool()
+    return {k: jnp.asarray(getattr(pool, k)) for k in _TEAM_FIELDS}
 
 
 def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
@@ -102,33 +111,24 @@ class _Base(Environment):
 
     @property
     def default_params(self) -> PokeJAXParams:
-        pool = team_pool()
-        return PokeJAXParams(teams={k: jnp.asarray(getattr(pool, k)) for k in _TEAM_FIELDS})
+        return PokeJAXParams(teams=_default_teams())
 
     def check_params(self, params: PokeJAXParams) -> None:
         errors = []
-        missing = [k for k in _TEAM_FIELDS if k not in params.teams]
-        if missing:
-            errors.append(f"teams lacks {', '.join(missing)}")
-        else:
-            species = np.asarray(params.teams["species"])
-            if species.ndim != 2 or species.shape[1] != 6 or len(species) < 1:
-                errors.append(f"teams['species'] must be [N >= 1, 6], got {species.shape}")
-            elif not (species[:, 0] > 0).all():
-                errors.append("every team needs a Pokémon in its first slot")
-            names = gen1().move_names
-            try:
-                moves.check_supported(names[m] for m in np.unique(params.teams["moves"]))
-            except ValueError as e:
-                errors.append(str(e))
-        if int(params.opponent) not in range(len(opponents.POLICIES)):
-            errors.append(f"opponent must be one of {dict(enumerate(opponents.POLICIES))}, "
-                          f"got {params.opponent!r}")
-        if not 1 <= int(params.max_steps_in_episode) < 2**31:
-            errors.append(f"max_steps_in_episode must be >= 1, got "
-                          f"{params.max_steps_in_episode!r}")
+        if params.teams is not _default_teams():  # the pool, checked against Showdown
+            errors += tm.array_problems(params.teams)
+            if not errors:
+                names = gen1().move_names
+                try:
+                    moves.check_supported(names[m] for m in np.unique(params.teams["moves"]))
+                except ValueError as e:
+                    errors.append(str(e))
+        errors += param_checks.errors(
+            param_checks.integer(params, "opponent", 0, len(opponents.POLICIES) - 1),
+            param_checks.integer(params, "max_steps_in_episode", 1))
         if errors:
-            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors))
+            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors)
+                             + f" (opponents: {dict(enumerate(opponents.POLICIES))})")
 
     def is_terminated(self, state: PokeJAXState, params: PokeJAXParams) -> jax.Array:
         return state.battle.ended
@@ -152,7 +152,7 @@ class PokeJAX(_Base):
 
     def step_env(self, key: jax.Array, state: PokeJAXState, action: Any,
                  params: PokeJAXParams):
-        mine, _ = legal_or_first(turn.legal_actions(state.battle)[0], action)
+        mine, illegal = legal_or_first(turn.legal_actions(state.battle)[0], action)
 
         def opponent_action(k, battle):
             """The opponent's decision ``k`` of this step (from the step key), or -1 where it
@@ -176,7 +176,7 @@ class PokeJAX(_Base):
         opponent = jnp.stack([first, second])
         state = state.replace(time=state.time + 1)
         battle = state.battle
-        info = {"agent_action": mine, "opponent_actions": opponent}
+        info = {"agent_action": mine, "illegal_action": illegal, "opponent_actions": opponent}
         return (observe.observe(battle, state.revealed, 0), state, rewards(battle)[0],
                 battle.ended, info)
 

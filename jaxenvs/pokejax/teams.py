@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -260,6 +260,70 @@ def to_arrays(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> dict[
         out["level"][p] = s.level
         out["evs"][p] = s.evs
         out["ivs"][p] = s.ivs
+    return out
+
+
+#: Per team: each field's shape after the team axis.
+ARRAY_SHAPES = {"species": (6,), "moves": (6, 4), "level": (6,), "evs": (6, 6), "ivs": (6, 6)}
+
+
+def array_problems(arrays: dict[str, Any], data: Gen1Data | None = None,
+                   shown: int = 5) -> list[str]:
+    """Everything that makes team arrays (``to_arrays``'s fields with a leading team axis, as
+    ``PokeJAXParams.teams`` holds them) unusable: fields, shapes and integer types, ids
+    in range, Pokémon after an empty slot, then each team as ``problems`` checks its text
+    form, and Gen 1's single Special (EV and IV 4 equal to 3, as ``normalize`` makes them).
+    At most ``shown`` teams' problems are listed, then their count."""
+    data = data or gen1()
+    missing = [name for name in ARRAY_SHAPES if name not in arrays]
+    if missing:
+        return [f"teams lacks {', '.join(missing)}"]
+    values = {name: np.asarray(arrays[name]) for name in ARRAY_SHAPES}
+    out = []
+    for name, shape in ARRAY_SHAPES.items():
+        value = values[name]
+        if value.shape[1:] != shape or value.ndim != len(shape) + 1 or len(value) < 1:
+            out.append(f"teams[{name!r}] must be [N >= 1, {', '.join(map(str, shape))}], got "
+                       f"{value.shape}")
+        elif not np.issubdtype(value.dtype, np.integer):
+            out.append(f"teams[{name!r}] must hold integers, got {value.dtype}")
+    if not out and len({len(value) for value in values.values()}) > 1:
+        out.append(f"teams' fields hold different numbers of teams: "
+                   f"{ {name: len(value) for name, value in values.items()} }")
+    if out:
+        return out
+    for name, names in (("species", data.species_names), ("moves", data.move_names)):
+        bad = values[name][(values[name] < 0) | (values[name] >= len(names))]
+        if bad.size:
+            out.append(f"teams[{name!r}] holds ids outside 0-{len(names) - 1}: "
+                       f"{sorted(set(bad.tolist()))[:shown]}")
+    if out:
+        return out
+    present = values["species"] > 0
+    gaps = np.flatnonzero((~present[:, :-1] & present[:, 1:]).any(axis=1))
+    if gaps.size:
+        out.append(f"teams {gaps[:shown].tolist()}: a Pokémon after an empty slot")
+    two_specials = ((values["evs"][..., 4] != values["evs"][..., 3])
+                    | (values["ivs"][..., 4] != values["ivs"][..., 3]))
+    if (two_specials & present).any():
+        out.append("Gen 1 has one Special: each Pokémon's EV and IV 4 must equal its EV and "
+                   "IV 3")
+    bad_teams = 0
+    for index in range(len(values["species"])):
+        team = [PokemonSet(species=data.species_names[int(values["species"][index, p])],
+                           moves=tuple(data.move_names[int(m)]
+                                       for m in values["moves"][index, p] if m),
+                           level=int(values["level"][index, p]),
+                           evs=tuple(int(v) for v in values["evs"][index, p]),
+                           ivs=tuple(int(v) for v in values["ivs"][index, p]))
+                for p in range(6) if values["species"][index, p]]
+        found = problems(team, data)
+        if found:
+            bad_teams += 1
+            if bad_teams <= shown:
+                out.append(f"team {index}: " + "; ".join(found))
+    if bad_teams > shown:
+        out.append(f"... {bad_teams - shown} more teams with problems")
     return out
 
 

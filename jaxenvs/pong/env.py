@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
+from jaxenvs._src import param_checks
 from jaxenvs.environment import Environment
 from jaxenvs.pong._src import rules
 from jaxenvs.pong.types import PongParams, PongState
@@ -67,25 +68,17 @@ class Pong(Environment):
         return PongParams()
 
     def check_params(self, params: PongParams) -> None:
-        errors = []
         positive = ("width", "height", "paddle_height", "ball_width", "ball_height",
                     "paddle_speed", "ball_initial_speed_x", "ball_max_speed_y")
-        for name in positive:
-            if not float(getattr(params, name)) > 0:
-                errors.append(f"{name} must be > 0, got {getattr(params, name)!r}")
-        for name in ("paddle_width", "ball_initial_speed_y", "ball_speed_y_increment"):
-            if not float(getattr(params, name)) >= 0:
-                errors.append(f"{name} must be >= 0, got {getattr(params, name)!r}")
-        if isinstance(params.frameskip, bool) or not isinstance(params.frameskip, int) \
-                or params.frameskip < 1:
-            errors.append(f"frameskip must be an int >= 1, got {params.frameskip!r}")
-        if not 1 <= int(params.max_score) < 2**31:
-            errors.append(f"max_score must be >= 1, got {params.max_score!r}")
-        if not 1 <= int(params.max_steps_in_episode) < 2**31:
-            errors.append(
-                f"max_steps_in_episode must be in [1, 2**31), got {params.max_steps_in_episode!r}")
-        if float(params.ball_width) >= float(params.width) or \
-                float(params.ball_height) >= float(params.height):
+        errors = param_checks.errors(
+            *(param_checks.real(params, name, 0, above=True) for name in positive),
+            *(param_checks.real(params, name, 0) for name in (
+                "paddle_width", "ball_initial_speed_y", "ball_speed_y_increment")),
+            param_checks.integer(params, "frameskip", 1),
+            param_checks.integer(params, "max_score", 1),
+            param_checks.integer(params, "max_steps_in_episode", 1))
+        if not errors and (float(params.ball_width) >= float(params.width)
+                           or float(params.ball_height) >= float(params.height)):
             errors.append("the ball must be smaller than the field")
         if errors:
             raise ValueError("Invalid Pong parameters: " + "; ".join(errors))

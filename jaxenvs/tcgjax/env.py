@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 from gymnax.environments import spaces
 
-from jaxenvs._src import branches
+from jaxenvs._src import branches, param_checks
 from jaxenvs.environment import Environment
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax._src import engine, observe
@@ -147,21 +147,16 @@ class _Base(Environment):
         return TCGJaxParams()
 
     def check_params(self, params: TCGJaxParams) -> None:
-        errors = []
-        for name in ("deck0", "deck1"):
-            if not 0 <= int(getattr(params, name)) < len(DECK_NAMES):
-                errors.append(f"{name} must index the {len(DECK_NAMES)} sample decks "
-                              f"{DECK_NAMES}, got {getattr(params, name)!r}")
-        if int(params.agent_seat) not in (0, 1):
-            errors.append(f"agent_seat must be 0 or 1, got {params.agent_seat!r}")
-        if int(params.opponent) not in (0, 1):
-            errors.append(f"opponent must be 0 (random) or 1 (scripted), got "
-                          f"{params.opponent!r}")
-        if not 1 <= int(params.max_steps_in_episode) < 2**31:
-            errors.append(f"max_steps_in_episode must be >= 1, got "
-                          f"{params.max_steps_in_episode!r}")
+        errors = param_checks.errors(
+            *(param_checks.integer(params, name, 0, len(DECK_NAMES) - 1)
+              for name in ("deck0", "deck1")),
+            param_checks.integer(params, "agent_seat", 0, 1),
+            param_checks.integer(params, "opponent", 0, 1),
+            param_checks.integer(params, "max_steps_in_episode", 1))
         if errors:
-            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors))
+            raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors)
+                             + f" (decks: {dict(enumerate(DECK_NAMES))}; opponents: 0 random, "
+                               f"1 scripted)")
 
     def is_terminated(self, state: TCGJaxState, params: TCGJaxParams) -> jax.Array:
         return state.game.phase == OVER

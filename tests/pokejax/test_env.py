@@ -78,7 +78,7 @@ def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
             action = int(rng.choice(np.flatnonzero(np.asarray(obs["action_mask"]))))
             obs, state, reward, done, info = step(jax.random.key(1000 + len(choices)), state,
                                                   action, params)
-            assert int(info["agent_action"]) == action
+            assert int(info["agent_action"]) == action and not bool(info["illegal_action"])
             opp = [int(a) for a in np.asarray(info["opponent_actions"])]
             first = {"p1": replay.action_to_choice(action)}
             if opp[0] >= 0:
