@@ -40,7 +40,9 @@ class HalfCheetah(Environment):
     Observation: ``[17]`` = ``qpos[1:]`` and ``qvel``. Action: ``Box(-1, 1, (6,))``, the six
     motor controls (gears 120, 90, 60, 120, 60, 30). Reward: ``forward_reward_weight * dx / dt
     - ctrl_cost_weight * sum(action^2)`` with ``dt = frame_skip * 0.01``; ``info`` carries
-    ``x_position``, ``x_velocity``, ``reward_forward`` and ``reward_ctrl`` as gymnasium does.
+    ``x_position``, ``x_velocity``, ``reward_forward`` and ``reward_ctrl`` as gymnasium does,
+    and ``bad_ctrl``: the action held a NaN, so the step ran with every control 0 as MuJoCo
+    runs it (its BADCTRL warning), its reward NaN as gymnasium's (the state stays finite).
     No termination; truncation after ``max_steps_in_episode`` steps. The state's floats are
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
@@ -69,7 +71,10 @@ class HalfCheetah(Environment):
         dtype = state.qpos.dtype
 
         def transition(qpos, qvel, action, forward_weight, ctrl_weight):
-            qpos, qvel, dx = physics_step(qpos, qvel, action, params.frame_skip)
+            # MuJoCo's check of the controls: one NaN, and the step runs with all of them 0
+            # (its BADCTRL warning); the cost, gymnasium's, stays that of the action (NaN)
+            ctrl = jnp.where(jnp.any(jnp.isnan(action)), jnp.zeros_like(action), action)
+            qpos, qvel, dx = physics_step(qpos, qvel, ctrl, params.frame_skip)
             x_velocity = dx / (params.frame_skip * model.TIMESTEP)
             reward_forward = forward_weight * x_velocity
             ctrl_cost = ctrl_weight * linalg.ordered_sum(action[i] * action[i]
@@ -85,7 +90,8 @@ class HalfCheetah(Environment):
                 jnp.asarray(params.ctrl_cost_weight, dtype))
         state = HalfCheetahState(qpos=qpos, qvel=qvel, time=state.time + 1)
         info = {"x_position": qpos[0], "x_velocity": x_velocity,
-                "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost}
+                "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost,
+                "bad_ctrl": jnp.any(jnp.isnan(jnp.asarray(action)))}
         return observe(state), state, reward, jnp.bool_(False), info
 
     def reset_env(self, key, params: HalfCheetahParams):
