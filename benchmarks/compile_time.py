@@ -101,9 +101,7 @@ def markdown(env_id: str, batch_sizes: list[int], runs: dict[int, list[dict]], c
         row("lowering (median)", "lower_seconds_median"),
         row("XLA compile (median)", "xla_seconds_median"),
         "",
-        f"- Produced by `{command}`; each process's figures are in the .json beside this file.",
-        *bench.context_lines(context),
-        f"- Load average (1 min) at the start: {context['load_average_at_start'][0]}",
+        *bench.fresh_process_notes(command, context),
     ]) + "\n"
 
 

@@ -89,9 +89,7 @@ def markdown(rows: list[dict], context: dict, command: str) -> str:
           f"{r['cold']['first_step_seconds']:.1f} | {warm(r, 'first_step_seconds'):.1f} |"
           for r in rows),
         "",
-        f"- Produced by `{command}`; each process's figures are in the .json beside this file.",
-        *bench.context_lines(context),
-        f"- Load average (1 min) at the start: {context['load_average_at_start'][0]}",
+        *bench.fresh_process_notes(command, context),
     ]) + "\n"
 
 

@@ -459,6 +459,15 @@ def format_table(records: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def fresh_process_notes(command: str, context: Mapping[str, Any]) -> list[str]:
+    """The notes of a table measured in fresh processes (``benchmarks/compile_time.py``,
+    ``first_step.py``): the command, ``context_lines`` and the load when it started."""
+    return [f"- Produced by `{command}`; each process's figures are in the .json beside this "
+            "file.",
+            *context_lines(context),
+            f"- Load average (1 min) at the start: {context['load_average_at_start'][0]}"]
+
+
 def context_lines(context: Mapping[str, Any]) -> list[str]:
     """A results table's notes on when, where and with what it was measured
     (``run_context``): date, machine, device and software, as Markdown list items."""
