@@ -150,3 +150,36 @@ def test_wrappers_keep_gymnax_spaces_and_params():
     assert obs.shape == (4,) and obs.dtype == jnp.float32
     out = wrapped.step(jax.random.key(1), state, 1, params)
     assert out[0].shape == (4,) and out[2].shape == ()
+
+
+def test_a_purejaxrl_shaped_loop_runs_on_pong_through_the_legacy_step_wrapper():
+    """PureJaxRL's PPO steps ``LogWrapper``'d envs through the five-value ``step`` of gymnax
+    before 1.0; ``LegacyStepAPIWrapper`` gives it that API over a jaxenvs env (README)."""
+    import jaxenvs
+
+    env, env_params = jaxenvs.make("Pong", max_score=1)
+    env = gymnax.wrappers.LegacyStepAPIWrapper(gymnax.wrappers.LogWrapper(env))
+    num_envs, num_steps = 16, 300
+    obsv, env_state = jax.vmap(env.reset, in_axes=(0, None))(
+        jax.random.split(jax.random.key(0), num_envs), env_params)
+
+    def _env_step(runner_state, rng):  # the shape of PureJaxRL's ppo.py rollout step
+        env_state, last_obs = runner_state
+        rng, _rng = jax.random.split(rng)
+        action = jax.random.randint(_rng, (num_envs,), 0, 3)
+        rng_step = jax.random.split(rng, num_envs)
+        obsv, env_state, reward, done, info = jax.vmap(
+            env.step, in_axes=(0, 0, 0, None))(rng_step, env_state, action, env_params)
+        return (env_state, obsv), (reward, done, info["returned_episode_returns"])
+
+    _, (reward, done, returned) = jax.jit(lambda state, obs: jax.lax.scan(
+        _env_step, (state, obs), jax.random.split(jax.random.key(1), num_steps)))(
+            env_state, obsv)
+    reward, done, returned = map(np.asarray, (reward, done, returned))
+    assert done.dtype == bool and done.sum() > num_envs  # episodes of one point end often
+    # each finished episode's logged return is the sum of its rewards
+    episode_sum = np.zeros(num_envs)
+    for t in range(num_steps):
+        episode_sum += reward[t]
+        np.testing.assert_allclose(returned[t][done[t]], episode_sum[done[t]])
+        episode_sum[done[t]] = 0
