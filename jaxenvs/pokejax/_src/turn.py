@@ -218,25 +218,39 @@ def run_action(state: BattleState, side: jax.Array, action: jax.Array
 
 _GHOST = gen1().type_index["Ghost"]
 _FROZEN = STATUSES.index("frz")
+_TRANSFORM = gen1().move_index["transform"]
 #: Showdown ties a battle when ``endTurn`` reaches this turn.
 MAX_TURN = 1000
 
 
+def _cannot_progress(state: BattleState) -> jax.Array:
+    """Showdown's Gen 1 Endless Battle Clause (``maybeTriggerEndlessBattleClause``): on every
+    side each remaining Pokémon is frozen, knows only Transform while every remaining foe
+    does too, or is out of PP facing only Ghosts."""
+    out = state.fainted | ~state.present
+    ghost = jnp.any(state.types == _GHOST, axis=-1)
+    only_transform = jnp.all((state.moves == _TRANSFORM) | (state.moves == 0), axis=-1)
+    foe_all_ghosts = jnp.all(out | ghost, axis=1)[::-1]
+    foe_all_transform = jnp.all(out | only_transform, axis=1)[::-1]
+    no_pp = jnp.all(state.pp == 0, axis=-1)
+    stuck = (out | (state.status == _FROZEN) | (only_transform & foe_all_transform[:, None])
+             | (no_pp & foe_all_ghosts[:, None]))
+    return jnp.all(stuck)
+
+
+def _tied_where(state: BattleState, tie: jax.Array) -> BattleState:
+    """``state`` with the battle tied (no requests) where ``tie`` holds."""
+    return state.replace(winner=jnp.where(tie, TIE, state.winner),
+                         request=jnp.where(tie, REQ_NONE, state.request))
+
+
 def _end_turn(state: BattleState) -> BattleState:
-    """``endTurn``: the next turn's move request, unless the Endless Battle Clause ties the
-    battle (Gen 1: every side's remaining Pokémon are frozen, or out of PP facing only
-    Ghosts; or the turn limit)."""
+    """``endTurn``: the next turn's move request, unless the Endless Battle Clause
+    (``_cannot_progress``) or the turn limit ties the battle."""
     # Gen 1 trapping clean-up, then each active Pokémon's DisableMove event
     state = cond.disable_move_event(cond.end_turn_traps(state))
     state = state.replace(turn=state.turn + 1, request=jnp.full(2, REQ_MOVE, jnp.int32))
-    out = state.fainted | ~state.present
-    ghost = jnp.any(state.types == _GHOST, axis=-1)
-    foe_all_ghosts = jnp.all(out | ghost, axis=1)[::-1]
-    no_pp = jnp.all(state.pp == 0, axis=-1)
-    stuck = out | (state.status == _FROZEN) | (no_pp & foe_all_ghosts[:, None])
-    tie = jnp.all(stuck) | (state.turn > MAX_TURN)
-    return state.replace(winner=jnp.where(tie, TIE, state.winner),
-                         request=jnp.where(tie, REQ_NONE, state.request))
+    return _tied_where(state, _cannot_progress(state) | (state.turn > MAX_TURN))
 
 
 def begin_move_turn(state: BattleState, actions: jax.Array) -> tuple[BattleState, jax.Array]:
@@ -334,14 +348,16 @@ def _switch_turn(state: BattleState, actions: jax.Array) -> BattleState:
 
 
 def start(state: BattleState) -> BattleState:
-    """Showdown's ``start`` action: both leads come out, then turn 1's move request."""
+    """Showdown's ``start`` action: both leads come out, then turn 1's move request (or, as
+    turn 1's ``endTurn`` finds it, a battle that cannot progress tied before any move)."""
     sides = jnp.arange(2)
     lead = state.party[:, 0]
     speed = state.mod_stats[sides, lead, 4]
     state = state.replace(speed=state.speed.at[sides, lead].set(speed))
     state, _ = draw(state, speed[0] == speed[1], 0, 2)
     state = _event_tie(_event_tie(_event_tie(state)))
-    return state.replace(request=jnp.full(2, REQ_MOVE, jnp.int32), turn=jnp.int32(1))
+    state = state.replace(request=jnp.full(2, REQ_MOVE, jnp.int32), turn=jnp.int32(1))
+    return _tied_where(state, _cannot_progress(state))  # turn 1's endTurn checks it too
 
 
 def step(state: BattleState, actions: jax.Array) -> BattleState:
