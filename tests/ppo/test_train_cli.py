@@ -115,7 +115,8 @@ def test_sigterm_stops_a_run_after_its_chunk_with_everything_saved(tmp_path):
     command = [sys.executable, "-m", "jaxenvs.cli", "train", "CartPole-v1", "--total-steps",
                str(2000 * 512), "--checkpoint-every", "1", "--log-every", "1", "--out", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, env={**os.environ,
+                                               "XDG_CACHE_HOME": str(tmp_path / "cache")})
     for line in process.stdout:
         if line.startswith("update"):
             process.send_signal(signal.SIGTERM)
