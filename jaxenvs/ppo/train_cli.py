@@ -4,9 +4,9 @@ The run is the trainer's ``make_train_parts``: one jitted ``start`` and one jitt
 ``--checkpoint-every`` updates, run until the run's updates are done. After each chunk the
 run folder (``run_folder.py``: policy checkpoint, whole training state, ``metrics.json``) is
 brought up to date, so a run stopped by SIGINT (Ctrl-C) or SIGTERM keeps every finished
-chunk: the signal is acted on when the running chunk ends, a second one stops at once.
-``jaxenvs train --resume DIR`` continues it, to the same result as a run never stopped. Each
-update reports to the host (``jax.debug.callback``): a progress bar on a terminal, a line
+chunk: the signal is acted on when the running chunk ends, a second one ends the process at
+once. ``jaxenvs train --resume DIR`` continues it, to the same result as a run never stopped.
+Each update reports to the host (``jax.debug.callback``): a progress bar on a terminal, a line
 every ``--log-every`` updates otherwise. At the end ``learning_curve.png`` (if matplotlib is
 installed) joins the folder.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import os
 import signal
 import sys
 import threading
@@ -193,7 +194,9 @@ class Progress:
 
 class StopRequests:
     """SIGINT and SIGTERM, while active, ask the run to stop after its running chunk; a
-    second one stops it at once (``KeyboardInterrupt``); the last save stays whole."""
+    second one ends the process at once (the signal's default action), the last save
+    whole. The chunks run in a worker thread (``in_worker``) so that the handlers run the
+    moment a signal comes, not when XLA returns."""
 
     def __init__(self):
         self.signal: int | None = None
@@ -207,7 +210,9 @@ class StopRequests:
 
     def request(self, signum: int, frame: Any) -> None:
         if self.signal is not None:
-            raise KeyboardInterrupt
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         self.signal = signum
         print(f"\n{signal.Signals(signum).name}: stopping when the running chunk of updates "
               f"ends (again to stop at once, losing that chunk)", file=sys.stderr, flush=True)
@@ -215,6 +220,27 @@ class StopRequests:
     def __exit__(self, *exc: Any) -> None:
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
+
+
+def in_worker(fun: Any, *args: Any) -> Any:
+    """``jax.block_until_ready(fun(*args))`` in a worker thread, this thread waiting in Python
+    meanwhile (JAX's CPU client runs a program in the thread that calls it, where no Python
+    signal handler can run until it returns)."""
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["value"] = jax.block_until_ready(fun(*args))
+        except BaseException as error:  # handed to the waiting thread
+            result["error"] = error
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def save_learning_curve(history: list[dict[str, float]], path: Path, title: str) -> bool:
@@ -284,7 +310,7 @@ def train(plan: RunPlan, env, env_params, log_every: int) -> int:
                 count = min(plan.updates_per_chunk, config.num_updates - done)
                 indices = np.full(plan.updates_per_chunk, -1, np.int32)
                 indices[:count] = np.arange(done, done + count)
-                carry, metrics = chunk(carry, indices)
+                carry, metrics = in_worker(chunk, carry, indices)
                 metrics = jax.device_get(metrics)
                 done += count
                 seconds = progress.seconds()
