@@ -35,9 +35,9 @@ it has a number.
 Output. One progress line per batch size, then a markdown table; the records and the run's
 context (date, machine, jax, device) go to ``<out>/<stem>.json`` and the table to
 ``<out>/<stem>.md`` (``--out``: by default ``jaxenvs bench`` writes into the user's data folder,
-``benchmarks/sps.py`` into ``benchmarks/results/``), where ``<stem>`` is given by ``result_stem`` (e.g. ``pong-cpu``,
-``pong-frameskip1-cpu``). Both files are rewritten after every batch size, so a long sweep
-that is stopped keeps the batch sizes it finished.
+``benchmarks/sps.py`` into ``benchmarks/results/``), where ``<stem>`` is given by
+``result_stem`` (e.g. ``pong-cpu``, ``pong-frameskip1-cpu``). Both files are rewritten after
+every batch size, so a long sweep that is stopped keeps the batch sizes it finished.
 """
 
 from __future__ import annotations

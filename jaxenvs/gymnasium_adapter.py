@@ -64,6 +64,7 @@ def _observation(obs: Any, space: gymnasium.spaces.Space) -> Any:
 
 
 def _mask_info(obs: Any) -> dict[str, np.ndarray]:
+    """``{"action_mask": ...}`` where the observation holds a mask, else nothing."""
     return {"action_mask": obs["action_mask"]} if isinstance(obs, dict) and \
         "action_mask" in obs else {}
 
@@ -84,8 +85,8 @@ class _Stepper:
         self.state: Any = None
 
     def start(self, seed: int | None, np_random: np.random.Generator) -> Any:
-        """The observation of a reset (its state kept); a ``seed`` sets the key, else the first reset draws
-        it from the Gymnasium env's ``np_random`` and later ones go on from it."""
+        """The observation of a reset (its state kept). A ``seed`` sets the key; without one
+        the first reset draws it from the Gymnasium env's ``np_random``, later ones go on."""
         if seed is not None or self.key is None:
             self.key = jax.random.key(seed if seed is not None
                                       else int(np_random.integers(2**31)))
@@ -93,8 +94,8 @@ class _Stepper:
         return _numpy(obs)
 
     def advance(self, action: Any) -> tuple[Any, ...]:
-        """The env's step from the current state (``reset`` first): its six outputs, the new
-        state kept."""
+        """The env's step from the current state (``reset`` first): its outputs but the new
+        state, which is kept."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         obs, self.state, *out = self.step(self.keys(), self.state, jnp.asarray(action),

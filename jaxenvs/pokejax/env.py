@@ -7,8 +7,9 @@
   opponent has to choose (it replaces a fainted Pokémon while the agent waits) that decision
   is made in the same step. Reward: +1 for a win, -1 for a loss, 0 otherwise (a tie
   included). ``info`` names the decisions made: ``agent_action`` (after the replacement of a
-  forbidden one; ``illegal_action`` says there was one) and ``opponent_actions`` int32[2] (the opponent's action with the agent's
-  decision and in the opponent-alone decision after it; -1 where it made none).
+  forbidden one; ``illegal_action`` says there was one) and ``opponent_actions`` int32[2]
+  (the opponent's action with the agent's decision and in the opponent-alone decision after
+  it; -1 where it made none).
 * ``PokeJAX2P`` (id "PokeJAX2P"): self-play; every ``step`` is one decision step of the
   battle with both players' actions, ``action`` int32[2] (p1, p2). The observation is both
   players' views stacked (every leaf has a leading axis of 2, p1 first). A player that has
