@@ -91,11 +91,12 @@ def decide(state: PokeJAXState, actions: jax.Array, battle_step=turn.step) -> Po
 
 def legal_or_first(legal: jax.Array, action: jax.Array) -> tuple[jax.Array, jax.Array]:
     """``(action, was_illegal)``: ``action`` if ``legal`` (bool[9]) allows it, else the first
-    legal one."""
+    legal one; ``was_illegal`` where it was forbidden while some action was legal (a player
+    with nothing to choose, or a battle already over, forbids nothing)."""
     action = jnp.asarray(action, jnp.int32)
     ok = (action >= 0) & (action < turn.NUM_ACTIONS) & \
         legal[jnp.clip(action, 0, turn.NUM_ACTIONS - 1)]
-    return jnp.where(ok, action, jnp.argmax(legal).astype(jnp.int32)), ~ok
+    return jnp.where(ok, action, jnp.argmax(legal).astype(jnp.int32)), ~ok & jnp.any(legal)
 
 
 def rewards(battle: BattleState) -> jax.Array:
@@ -225,7 +226,7 @@ class PokeJAX2P(_Base):
         waiting = ~jnp.any(legal, axis=1)
         state = decide(state, jnp.where(waiting, 0, actions)).replace(time=state.time + 1)
         both = rewards(state.battle)
-        info = {"rewards": both, "illegal_action": illegal & ~waiting}
+        info = {"rewards": both, "illegal_action": illegal}
         return _both_views(state), state, both[0], state.battle.ended, info
 
     def action_space(self, params: PokeJAXParams | None = None) -> JointDiscrete:
