@@ -155,7 +155,7 @@ class Progress:
         self.log_every = max(1, log_every)
         self.returns: list[float] = []
         self.first = updates_done
-        self.session_start = time.perf_counter()
+        self.process_start = time.perf_counter()
         self.seconds_before = seconds_before
         self.bar = None
         if sys.stdout.isatty():
@@ -167,8 +167,8 @@ class Progress:
             self.bar.start()
 
     def seconds(self) -> float:
-        """Training time so far, earlier sessions of a resumed run included."""
-        return self.seconds_before + time.perf_counter() - self.session_start
+        """Training time so far, earlier processes of a resumed run included."""
+        return self.seconds_before + time.perf_counter() - self.process_start
 
     def __call__(self, update: Any, metrics: dict[str, Any]) -> None:
         index = int(update) + 1
@@ -178,7 +178,7 @@ class Progress:
         mean_return = f"{np.mean(self.returns):8.2f}" if self.returns else "     n/a"
         steps = index * self.steps_per_update
         rate = ((index - self.first) * self.steps_per_update
-                / max(time.perf_counter() - self.session_start, 1e-9))
+                / max(time.perf_counter() - self.process_start, 1e-9))
         if self.bar is not None:
             self.bar.update(self.task, completed=index,
                             info=f"{rate:,.0f} steps/s  return {mean_return}")
