@@ -7,9 +7,9 @@ steps alone inside its kernel, and a batched form that keeps shared tables unbro
 Elsewhere (the plain form, what a GPU runs) every branch is computed (``cond_on_setting``
 aside) and ``selected`` picks each result leaf from the branch taken: what ``vmap`` makes of
 ``lax.switch`` and ``lax.cond`` anyway, without their batching's copies (they broadcast every
-operand, and every table a branch reads, to the batch before each branch). The results are the same in every form.
-Branches must take every traced value they use as an operand (no closures over tracers), which
-the fast path requires.
+operand, and every table a branch reads, to the batch before each branch). The results are the
+same in every form. Branches must take every traced value they use as an operand (no closures
+over tracers), which the fast path requires.
 """
 
 from __future__ import annotations
