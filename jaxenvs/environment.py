@@ -36,6 +36,11 @@ class Environment(environment.Environment):
     ``reset_env`` of the same key.
     """
 
+    #: Players who choose through ``step``. A two-player env follows the self-play
+    #: convention (``docs/self-play.md``): ``obs["current_player"]`` chooses, ``reward`` is
+    #: its reward, ``info["rewards"]`` both players', and ``observe(state, player)`` gives
+    #: either player's view.
+    num_players: int = 1
     #: On the fast path, step a batch env by env in one kernel, each env's auto-reset a real
     #: branch; elsewhere gymnax's step under ``vmap`` (class docstring).
     loop_on_cpu: bool = False

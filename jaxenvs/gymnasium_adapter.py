@@ -3,8 +3,7 @@ one env) and ``gymnasium_env(id, num_envs=N)`` (a ``gymnasium.vector.VectorEnv``
 stepped by one jitted ``vmap``). NumPy arrays in and out; an action mask, where the env has
 one, in ``info["action_mask"]`` as well as in the observation. Needs ``gymnasium``.
 
-The spaces are the env's gymnax spaces in Gymnasium's kinds (a joint two-player action,
-PokeJAX2P's, a ``MultiDiscrete``). The episodes are the env's: the same key gives the same
+The spaces are the env's gymnax spaces in Gymnasium's kinds. The episodes are the env's: the same key gives the same
 trajectory, a seed given to ``reset`` sets the key (``jax.random.key(seed)``). The single
 ``Env`` ends an episode as Gymnasium's do: the step that ends it returns the last observation
 (``info["final_observation"]`` of the jaxenvs step), and ``reset`` starts the next. The
@@ -27,11 +26,8 @@ from jaxenvs.registry import make
 
 
 def gymnasium_space(space: Any) -> gymnasium.spaces.Space:
-    """A gymnax space as Gymnasium's: ``Discrete``, ``Box`` (bool boxes included), ``Dict``;
-    a ``Discrete`` of shape ``(k,)`` (one action per player) a ``MultiDiscrete``."""
+    """A gymnax space as Gymnasium's: ``Discrete``, ``Box`` (bool boxes included), ``Dict``."""
     if isinstance(space, spaces.Discrete):
-        if tuple(space.shape):
-            return gymnasium.spaces.MultiDiscrete(np.full(space.shape, space.n), dtype=np.int32)
         return gymnasium.spaces.Discrete(space.n)
     if isinstance(space, spaces.Box):
         dtype = np.dtype(space.dtype)
@@ -53,11 +49,11 @@ def _numpy(tree: Any) -> Any:
     return jax.tree.map(np.asarray, jax.device_get(tree))
 
 
-def _observation(obs: Any, space: gymnasium.spaces.Space) -> Any:
+def numpy_observation(obs: Any, space: gymnasium.spaces.Space) -> Any:
     """One env's observation in the form ``space`` holds: NumPy arrays, ``Discrete``
     entries as ``np.int64``."""
     if isinstance(space, gymnasium.spaces.Dict):
-        return {k: _observation(obs[k], v) for k, v in space.spaces.items()}
+        return {k: numpy_observation(obs[k], v) for k, v in space.spaces.items()}
     if isinstance(space, gymnasium.spaces.Discrete):
         return np.int64(obs)
     return np.asarray(obs)
@@ -120,7 +116,7 @@ class GymnasiumEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        obs = _observation(self._run.start(seed, self.np_random), self.observation_space)
+        obs = numpy_observation(self._run.start(seed, self.np_random), self.observation_space)
         return obs, _mask_info(obs)
 
     def step(self, action):
@@ -128,7 +124,7 @@ class GymnasiumEnv(gymnasium.Env):
         terminated, truncated = bool(terminated), bool(truncated)
         if terminated or truncated:  # the episode's last observation, not the next reset's
             obs = info["final_observation"]
-        obs = _observation(_numpy(obs), self.observation_space)
+        obs = numpy_observation(_numpy(obs), self.observation_space)
         info = {k: v for k, v in _numpy(info).items() if k != "final_observation"}
         return obs, float(reward), terminated, truncated, {**info, **_mask_info(obs)}
 

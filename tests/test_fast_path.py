@@ -24,7 +24,7 @@ ROLLOUTS = {
     "PongContinuous": (300, {"max_steps_in_episode": 40}),
     "HalfCheetah": (60, {"max_steps_in_episode": 25}),
     "PokeJAX": (80, {}),
-    "PokeJAX2P": (80, {}),
+    "PokeJAX2P": (120, {"max_steps_in_episode": 90}),
     "TCGJax": (80, {}),
     "TCGJax2P": (80, {}),
 }

@@ -10,14 +10,13 @@
   forbidden one; ``illegal_action`` says there was one) and ``opponent_actions`` int32[2]
   (the opponent's action with the agent's decision and in the opponent-alone decision after
   it; -1 where it made none).
-* ``PokeJAX2P`` (id "PokeJAX2P"): self-play; every ``step`` is one decision step of the
-  battle with both players' actions, ``action`` int32[2] (p1, p2). The observation is both
-  players' views stacked (every leaf has a leading axis of 2, p1 first). A player that has
-  nothing to choose (it waits while the foe replaces a fainted Pokémon) is shown action 0 as
-  its only legal action and its action is ignored. ``reward`` is p1's reward and
-  ``info["rewards"]`` both players' (float32[2], zero-sum); ``info["illegal_action"]``
-  bool[2]. (A scalar reward, as in ``TCGJax2P``, keeps the gymnax contract ``api_test``
-  checks.)
+* ``PokeJAX2P`` (id "PokeJAX2P"): self-play, in the convention of ``TCGJax2P``
+  (``docs/self-play.md``): every ``step`` is one choice of the player ``obs["current_player"]``
+  and the observation is that player's view. Where both players choose at once (Showdown takes
+  the two choices before the turn runs), p1 chooses first and its choice is held, unseen by
+  p2, until p2's step plays the turn; a player with nothing to choose (it waits while the foe
+  replaces a fainted Pokémon) is not asked. ``reward`` is the reward of the player who just
+  chose and ``info["rewards"]`` both players' (float32[2], zero-sum).
 
 In both, an action the mask forbids (or outside 0..8) is replaced by the first legal one; the
 episode terminates when the battle ends and is truncated after ``max_steps_in_episode``
@@ -78,7 +77,7 @@ def new_episode(key: jax.Array, params: PokeJAXParams) -> PokeJAXState:
     battle = turn.start(init_state(teams, words))
     return PokeJAXState(battle=battle,
                         revealed=observe.reveal(observe.nothing_revealed(), None, battle),
-                        time=jnp.int32(0))
+                        held=jnp.int32(-1), time=jnp.int32(0))
 
 
 def decide(state: PokeJAXState, actions: jax.Array, battle_step=turn.step) -> PokeJAXState:
@@ -189,27 +188,18 @@ class PokeJAX(_Base):
         return observe.observation_space()
 
 
-class JointDiscrete(spaces.Discrete):
-    """One of ``n`` actions for each of the two players: int32[2]."""
-
-    def __init__(self, num_categories: int):
-        super().__init__(num_categories)
-        self.shape = (2,)
-
-
-def _both_views(state: PokeJAXState) -> dict[str, jax.Array]:
-    """Both players' observations stacked (p1 first); a waiting player's mask allows only
-    action 0 (ignored)."""
-    obs = jax.vmap(lambda side: observe.observe(state.battle, state.revealed, side))(
-        jnp.arange(2))
-    mask = obs["action_mask"]
-    waiting = ~jnp.any(mask, axis=1, keepdims=True)
-    return {**obs, "action_mask": mask | (waiting & (jnp.arange(turn.NUM_ACTIONS) == 0))}
+def current_player(state: PokeJAXState) -> jax.Array:
+    """int32: the player to choose in ``PokeJAX2P``: p1 (0) while it has a choice to make and
+    none held, else p2 (1). After a battle's end, 1 (it has nothing to choose)."""
+    return jnp.where(jnp.any(turn.legal_actions(state.battle)[0]) & (state.held < 0), 0,
+                     1).astype(jnp.int32)
 
 
 class PokeJAX2P(_Base):
-    """Pokémon Showdown Gen 1 singles, self-play: both players' actions every step (module
+    """Pokémon Showdown Gen 1 singles, self-play: one player's choice per step (module
     docstring)."""
+
+    num_players = 2
 
     @property
     def name(self) -> str:
@@ -217,22 +207,39 @@ class PokeJAX2P(_Base):
 
     def reset_env(self, key: jax.Array, params: PokeJAXParams):
         state = new_episode(key, params)
-        return _both_views(state), state
+        return self.observe(state, current_player(state)), state
+
+    def observe(self, state: PokeJAXState, player) -> dict[str, jax.Array]:
+        """``player``'s (0: p1, 1: p2) view of the battle, with ``current_player``. Its
+        ``action_mask`` allows nothing unless it is to choose; then its legal actions (action
+        0 alone once the battle is over, so that a mask always allows one)."""
+        player, current = jnp.asarray(player, jnp.int32), current_player(state)
+        obs = observe.observe(state.battle, state.revealed, player)
+        mask = obs["action_mask"] & (player == current)
+        mask = mask | ((player == current) & ~jnp.any(mask)
+                       & (jnp.arange(turn.NUM_ACTIONS) == 0))
+        return {**obs, "action_mask": mask, "current_player": current}
 
     def step_env(self, key: jax.Array, state: PokeJAXState, action: Any,
                  params: PokeJAXParams):
+        player = current_player(state)
         legal = turn.legal_actions(state.battle)
-        actions, illegal = jax.vmap(legal_or_first)(legal, jnp.asarray(action, jnp.int32))
-        waiting = ~jnp.any(legal, axis=1)
-        state = decide(state, jnp.where(waiting, 0, actions)).replace(time=state.time + 1)
+        chosen, illegal = legal_or_first(legal[player], action)
+        # p1's choice is held until p2's, where p2 has one to make; then the battle steps.
+        hold = (player == 0) & jnp.any(legal[1])
+        actions = jnp.where(player == 0, jnp.stack([chosen, 0]),
+                            jnp.stack([jnp.maximum(state.held, 0), chosen]))
+        state = branches.when(~hold, decide, state, actions)
+        state = state.replace(held=jnp.where(hold, chosen, -1).astype(jnp.int32),
+                              time=state.time + 1)
         both = rewards(state.battle)
         info = {"rewards": both, "illegal_action": illegal}
-        return _both_views(state), state, both[0], state.battle.ended, info
+        obs = self.observe(state, current_player(state))
+        return obs, state, both[player], state.battle.ended, info
 
-    def action_space(self, params: PokeJAXParams | None = None) -> JointDiscrete:
-        return JointDiscrete(turn.NUM_ACTIONS)
+    def action_space(self, params: PokeJAXParams | None = None) -> spaces.Discrete:
+        return spaces.Discrete(turn.NUM_ACTIONS)
 
     def observation_space(self, params: PokeJAXParams | None = None) -> spaces.Dict:
-        one = observe.observation_space().spaces
-        return spaces.Dict({k: spaces.Box(s.low, s.high, (2,) + tuple(s.shape), s.dtype)
-                            for k, s in one.items()})
+        return spaces.Dict({**observe.observation_space().spaces,
+                            "current_player": spaces.Discrete(2)})

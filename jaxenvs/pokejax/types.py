@@ -31,5 +31,8 @@ class PokeJAXState:
     """The battle (Showdown's state, PRNG included)."""
     revealed: observe.Revealed
     """What each side has shown its foe (the players' knowledge)."""
+    held: jax.Array
+    """int32: ``PokeJAX2P``: p1's choice held until p2 makes its own; -1 when none is held
+    (always, in ``PokeJAX``)."""
     time: jax.Array
     """int32: env steps so far."""

@@ -192,9 +192,18 @@ class TCGJax(_Base):
 class TCGJax2P(_Base):
     """Pokémon TCG Pocket, self-play: both seats act through ``step`` (module docstring)."""
 
+    num_players = 2
+
     def reset_env(self, key, params: TCGJaxParams):
         state = new_episode(key, params)
         return observe.observation(state.game, current_player(state.game), state.mask), state
+
+    def observe(self, state: TCGJaxState, player) -> dict:
+        """``player``'s (seat 0 or 1) view of the game; its ``action_mask`` allows nothing
+        unless it is to choose."""
+        player = jnp.asarray(player, jnp.int32)
+        return observe.observation(state.game, player,
+                                   state.mask & (player == current_player(state.game)))
 
     def step_env(self, key, state: TCGJaxState, action, params: TCGJaxParams):
         mover = current_player(state.game)

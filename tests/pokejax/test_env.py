@@ -93,9 +93,10 @@ def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
 
 
 def test_2p_episode_is_the_showdown_battle(env_params, showdown):
-    """Self-play episodes with random actions for both players (a waiting player's action
-    ignored) replayed in Showdown agree with the engine at every decision; the rewards are
-    the winner's +1 and the loser's -1."""
+    """Self-play episodes with random actions, one player's choice per step, replayed in
+    Showdown (p1's held choice and p2's as one decision) agree with the engine at every
+    decision; a player is asked only when it has a choice; the rewards are the winner's +1
+    and the loser's -1, ``reward`` the chooser's."""
     _, params = env_params
     env = PokeJAX2P()
     reset, step = _jitted(env)
@@ -104,21 +105,30 @@ def test_2p_episode_is_the_showdown_battle(env_params, showdown):
         key = jax.random.key(10 + episode)
         obs, state = reset(key, params)
         seed, packed = _battle_inputs(key, params)
-        choices = []
+        choices, pending, asked = [], {}, []
         while not bool(state.battle.ended):
-            mask = np.asarray(obs["action_mask"])
-            waiting = [int(state.battle.request[k]) == 0 for k in range(2)]
-            action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+            player = int(obs["current_player"])
+            assert int(state.battle.request[player]) != 0  # it has a choice to make
+            if player == 1 and 0 not in pending:  # p1 waits: p2 alone
+                assert int(state.battle.request[0]) == 0
+            action = np.int32(rng.choice(np.flatnonzero(obs["action_mask"])))
             obs, state, reward, done, info = step(jax.random.key(0), state, action, params)
-            assert not np.asarray(info["illegal_action"]).any()
-            choices.append({p: replay.action_to_choice(int(a))
-                            for p, a, w in zip(("p1", "p2"), action, waiting) if not w})
+            assert not bool(info["illegal_action"])
+            pending[player] = replay.action_to_choice(int(action))
+            asked.append(player)
+            if int(state.held) < 0:  # the decision was played
+                choices.append({("p1", "p2")[p]: c for p, c in pending.items()})
+                pending = {}
+            else:
+                assert player == 0 and int(state.held) == action
+        assert not pending
+        assert 0 in asked and 1 in asked
         traj = showdown.replay(seed, packed, choices)
         divergence, _ = replay.replay(traj)
         assert divergence is None, str(divergence)
         expected = {"p1": [1.0, -1.0], "p2": [-1.0, 1.0]}.get(traj.winner, [0.0, 0.0])
         np.testing.assert_array_equal(info["rewards"], expected)
-        assert float(reward) == expected[0]
+        assert float(reward) == expected[player]
 
 
 _compiled = {}

@@ -93,6 +93,7 @@ def test_random_battle_replays_identically(showdown):
     traj = showdown.random_battle([9, 8, 7, 6], teams, policy_seed=[5, 5, 5, 5])
     assert traj.reports[-1]["ended"] and traj.winner in ("p1", "p2", "")
     assert traj.num_decisions == len(traj.choices) == len(traj.reports)
+    assert traj.num_choices == sum(len(c) for c in traj.choices) > traj.num_decisions
     previous = traj.initial
     for choices, report in zip(traj.choices, traj.reports):
         for k, side in enumerate(("p1", "p2")):
@@ -103,8 +104,10 @@ def test_random_battle_replays_identically(showdown):
     assert again.reports == traj.reports and again.choices == traj.choices
     replay = showdown.replay([9, 8, 7, 6], teams, traj.choices)
     assert replay.initial == traj.initial and replay.reports == traj.reports
+    assert replay.num_choices == traj.num_choices
     fast = showdown.random_battle([9, 8, 7, 6], teams, policy_seed=[5, 5, 5, 5], record=False)
-    assert (fast.num_decisions, fast.winner) == (traj.num_decisions, traj.winner)
+    assert (fast.num_decisions, fast.num_choices, fast.winner) == \
+        (traj.num_decisions, traj.num_choices, traj.winner)
 
 
 def test_callers(showdown):

@@ -2,8 +2,9 @@
 
 Random-vs-random ``gen1randombattle`` battles between pool teams (``battles.random_battles``),
 played inside one Node process without per-step reports, so the figure is Showdown's own
-simulation speed and not the JSON pipe's. A step is one decision point (every player who has a
-choice makes it), which is one step of ``PokeJAX2P`` and of ``PokeJAX``. Node does not batch,
+simulation speed and not the JSON pipe's. A step is what one env step of ours plays: beside
+``PokeJAX`` a decision point (every player who has a choice makes it), beside ``PokeJAX2P`` one
+player's choice. Node does not batch,
 so the row is paired (``jaxenvs.bench``): the same battles are played after each of our timed
 runs, in one Node process kept for the whole run (warmed up once); without Node or the pinned
 package the cells stay empty.
@@ -14,10 +15,11 @@ from __future__ import annotations
 import atexit
 import functools
 import time
+from typing import Callable
 
 from jaxenvs import bench
 from jaxenvs.pokejax.reference.battles import random_battles
-from jaxenvs.pokejax.reference.driver import ShowdownProcess, reference_problem
+from jaxenvs.pokejax.reference.driver import ShowdownProcess, Trajectory, reference_problem
 
 #: Battles per measurement: about three seconds of play (60 battles, about one second, gave
 #: 3.0k-4.4k decisions/s from one measurement to the next).
@@ -37,20 +39,25 @@ def _showdown() -> ShowdownProcess | None:
     return showdown
 
 
-def showdown_sps(batch_size: int, num_steps: int, params) -> float | None:
-    del batch_size, num_steps, params
-    showdown = _showdown()
-    if showdown is None:
-        return None
-    start = time.perf_counter()
-    steps = sum(t.num_decisions for t in random_battles(showdown, range(BATTLES), record=False))
-    return steps / (time.perf_counter() - start)
+def _showdown_sps(count: Callable[[Trajectory], int]) -> Callable[..., float | None]:
+    """The row's measurement, a step being ``count`` of a battle's steps."""
+    def sps(batch_size: int, num_steps: int, params) -> float | None:
+        del batch_size, num_steps, params
+        showdown = _showdown()
+        if showdown is None:
+            return None
+        start = time.perf_counter()
+        steps = sum(count(t) for t in random_battles(showdown, range(BATTLES), record=False))
+        return steps / (time.perf_counter() - start)
+    return sps
 
 
-for _env_id in ("PokeJAX", "PokeJAX2P"):
+for _env_id, _count, _step in (
+        ("PokeJAX", lambda t: t.num_decisions, "one decision point"),
+        ("PokeJAX2P", lambda t: t.num_choices, "one player's choice")):
     bench.register_reference(
-        _env_id, showdown_sps, label="Showdown 0.11.11 in Node (one process, this run)",
+        _env_id, _showdown_sps(_count), label="Showdown 0.11.11 in Node (one process, this run)",
         paired=True,
         note=f"pokemon-showdown, {BATTLES} random-vs-random gen1randombattle battles of pool "
-             "teams inside Node (no per-step reports) after each of our timed runs; a step is "
-             "one decision point.")
+             f"teams inside Node (no per-step reports) after each of our timed runs; a step is "
+             f"{_step}.")

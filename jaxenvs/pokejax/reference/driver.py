@@ -101,6 +101,8 @@ class Trajectory:
 
     num_decisions: int = 0
     """Decision steps played (also when ``choices`` and ``reports`` were not recorded)."""
+    num_choices: int = 0
+    """Choices made in them: one or two per decision step (a player waiting makes none)."""
 
     def rng_calls(self) -> list[dict[str, Any]]:
         """Every PRNG call of the battle, in order."""
@@ -228,7 +230,8 @@ class ShowdownProcess:
         return Trajectory(seed=_seed(seed), teams=(teams[0], teams[1]), initial=answer["initial"],
                           choices=[s["choices"] for s in steps],
                           reports=[s["report"] for s in steps], winner=answer["winner"],
-                          policy_seed=_seed(policy_seed), num_decisions=answer["n_steps"])
+                          policy_seed=_seed(policy_seed), num_decisions=answer["n_steps"],
+                          num_choices=answer["n_choices"])
 
     def replay(self, seed: Seed, teams: tuple[str, str], choices: Sequence[dict[str, str]],
                format: str = DEFAULT_FORMAT) -> Trajectory:
@@ -241,6 +244,7 @@ class ShowdownProcess:
                 traj.choices.append(dict(step))
                 traj.reports.append(report)
             traj.num_decisions = len(traj.choices)
+            traj.num_choices = sum(len(step) for step in traj.choices)
             traj.winner = traj.reports[-1]["winner"] if traj.reports else None
         finally:
             self.close_battle(battle)

@@ -297,6 +297,7 @@ function playRandom(msg) {
 	const steps = [];
 	const first = msg.record ? report(entry) : null;
 	let n = 0;
+	let nChoices = 0;
 	while (!battle.ended && n < maxSteps) {
 		const choices = {};
 		for (const side of battle.sides) {
@@ -305,11 +306,12 @@ function playRandom(msg) {
 		}
 		applyChoices(battle, choices);
 		n++;
+		nChoices += Object.keys(choices).length;
 		if (msg.record) steps.push({choices, report: report(entry)});
 		else entry.calls.length = 0;
 	}
-	const out = {initial: first, steps, n_steps: n, turn: battle.turn, ended: battle.ended,
-		winner: battle.ended ? battle.winner : null};
+	const out = {initial: first, steps, n_steps: n, n_choices: nChoices, turn: battle.turn,
+		ended: battle.ended, winner: battle.ended ? battle.winner : null};
 	battle.destroy();
 	return out;
 }
