@@ -2,8 +2,11 @@
 
 ``env, params = jaxenvs.make("Pong")`` gives a gymnax 1.0 environment; ``jaxenvs.api_test``
 checks any environment against that contract; ``jaxenvs.gymnasium_env("Pong")`` gives it as a
-Gymnasium environment.
+Gymnasium environment and ``jaxenvs.pettingzoo_env("TCGJax2P")`` a two-player one as a
+PettingZoo environment.
 """
+
+import importlib
 
 from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
@@ -16,17 +19,28 @@ from jaxenvs.tcgjax import TCGJax, TCGJax2P
 __version__ = "0.1.0"
 
 
+def _adapter(module: str, package: str):
+    """``module``'s adapter function, or an error naming the extra that installs
+    ``package``."""
+    try:
+        return getattr(importlib.import_module(f"jaxenvs.{module}_adapter"), f"{module}_env")
+    except ModuleNotFoundError as error:
+        if error.name != package:
+            raise
+        raise ModuleNotFoundError(f"jaxenvs.{module}_env needs {package}: pip install "
+                                  f"'jaxenvs[{module}]'", name=package) from error
+
+
 def gymnasium_env(env_id: str, num_envs: int | None = None, **params):
     """``env_id`` as a ``gymnasium.Env``, or with ``num_envs`` a ``gymnasium.vector.VectorEnv``
     (``jaxenvs.gymnasium_adapter``; needs ``pip install gymnasium``)."""
-    try:
-        from jaxenvs.gymnasium_adapter import gymnasium_env as build
-    except ModuleNotFoundError as error:
-        if error.name != "gymnasium":
-            raise
-        raise ModuleNotFoundError("jaxenvs.gymnasium_env needs gymnasium: pip install "
-                                  "'jaxenvs[gymnasium]'", name="gymnasium") from error
-    return build(env_id, num_envs, **params)
+    return _adapter("gymnasium", "gymnasium")(env_id, num_envs, **params)
+
+
+def pettingzoo_env(env_id: str, **params):
+    """The two-player env ``env_id`` as a PettingZoo ``AECEnv`` (``jaxenvs.pettingzoo_adapter``;
+    needs ``pip install pettingzoo``)."""
+    return _adapter("pettingzoo", "pettingzoo")(env_id, **params)
 
 
 register("Pong", Pong)
@@ -39,5 +53,5 @@ register("TCGJax2P", TCGJax2P)
 
 __all__ = [
     "ApiTestError", "ApiTestReport", "Environment", "api_test", "gymnasium_env", "make",
-    "register", "registered_envs", "__version__",
+    "pettingzoo_env", "register", "registered_envs", "__version__",
 ]
