@@ -1,9 +1,11 @@
 """Bad input at the boundary: parameter values drawn at random for every scalar parameter of
 every env, and team arrays, fail at ``make`` with a ``ValueError`` naming the problem, never a
 silent conversion (``2.9`` to deck 2, ``inf`` to NaN observations) nor an error from inside
-JAX; actions of the wrong shape or kind fail at ``step`` with a message."""
+JAX; actions of the wrong shape or kind fail at ``step`` with a message, and actions of any
+value step as each env documents."""
 
 import dataclasses
+import functools
 import typing
 
 import jax
@@ -131,3 +133,46 @@ def test_every_env_with_a_mask_flags_a_forbidden_action_in_info(env_id):
     outside = jnp.full(space.shape, space.n, jnp.int32)  # past every action: never legal
     _, _, _, _, _, info = env.step(key, state, outside, params)
     assert np.asarray(info["illegal_action"]).all()
+
+
+@functools.cache
+def _first_state(env_id):
+    env, params = jaxenvs.make(env_id)
+    return env.reset(jax.random.key(0), params)
+
+
+@pytest.mark.parametrize("env_id", jaxenvs.registered_envs)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_any_action_value_steps_as_documented(env_id, data):
+    """Actions of the right shape and kind but any value: the observation stays finite and
+    the step does what the env documents. A discrete action a mask forbids (or out of range)
+    is replaced and flagged in ``info["illegal_action"]``; Pong's stays, as in C; a NaN in a
+    continuous action is flagged in ``info["bad_action"]`` (HalfCheetah: every control 0, as
+    MuJoCo; PongContinuous: the paddle stays), an infinite one clipped."""
+    env, params = jaxenvs.make(env_id)
+    space = env.action_space(params)
+    if isinstance(space, spaces.Discrete):
+        values = st.integers(-2**31, 2**31 - 1) | st.integers(-1, space.n)
+        action = np.asarray(data.draw(st.lists(values, min_size=int(np.prod(space.shape)),
+                                               max_size=int(np.prod(space.shape)))),
+                            np.int32).reshape(space.shape)
+    else:
+        values = st.floats(width=32) | st.sampled_from([np.nan, np.inf, -np.inf, 0.5])
+        action = np.asarray(data.draw(st.lists(values, min_size=space.shape[0],
+                                               max_size=space.shape[0])), np.float32)
+    obs, state = _first_state(env_id)
+    key = jax.random.key(1)
+    new_obs, _, _, _, _, info = env.step(key, state, action, params)
+    for leaf in jax.tree.leaves(new_obs):
+        assert not jnp.issubdtype(leaf.dtype, jnp.floating) or np.isfinite(leaf).all()
+    if isinstance(obs, dict) and "action_mask" in obs:
+        a = int(action)
+        legal = 0 <= a < space.n and bool(obs["action_mask"][a])
+        assert bool(info["illegal_action"]) == (not legal)
+    elif isinstance(space, spaces.Discrete):  # Pong: any other integer stays
+        if int(action) not in (0, 1, 2):
+            stay = env.step(key, state, np.int32(0), params)[0]
+            np.testing.assert_array_equal(new_obs, stay)
+    else:
+        assert bool(info["bad_action"]) == bool(np.isnan(action).any())

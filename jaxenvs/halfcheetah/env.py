@@ -41,8 +41,10 @@ class HalfCheetah(Environment):
     motor controls (gears 120, 90, 60, 120, 60, 30). Reward: ``forward_reward_weight * dx / dt
     - ctrl_cost_weight * sum(action^2)`` with ``dt = frame_skip * 0.01``; ``info`` carries
     ``x_position``, ``x_velocity``, ``reward_forward`` and ``reward_ctrl`` as gymnasium does,
-    and ``bad_ctrl``: the action held a NaN, so the step ran with every control 0 as MuJoCo
-    runs it (its BADCTRL warning), its reward NaN as gymnasium's (the state stays finite).
+    and ``bad_action``: the action held a NaN, so the step ran with every control 0 as MuJoCo
+    runs it (its BADCTRL warning), its reward NaN as gymnasium's (the state stays finite). An
+    infinite control is clamped to its range, as MuJoCo does (no warning; the reward is then
+    -inf, as gymnasium's).
     No termination; truncation after ``max_steps_in_episode`` steps. The state's floats are
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
@@ -91,7 +93,7 @@ class HalfCheetah(Environment):
         state = HalfCheetahState(qpos=qpos, qvel=qvel, time=state.time + 1)
         info = {"x_position": qpos[0], "x_velocity": x_velocity,
                 "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost,
-                "bad_ctrl": jnp.any(jnp.isnan(jnp.asarray(action)))}
+                "bad_action": jnp.any(jnp.isnan(jnp.asarray(action)))}
         return observe(state), state, reward, jnp.bool_(False), info
 
     def reset_env(self, key, params: HalfCheetahParams):

@@ -46,7 +46,8 @@ class Pong(Environment):
     ball_y/640, (ball_vx + 10)/20, (ball_vy + 13)/26, 0, 0]`` with the default sizes (the last
     two are C's always-zero score entries). Actions (``Discrete(3)``): 0 stay, 1 up, 2 down; any
     other integer stays, as in C. With ``continuous=True`` (id ``"PongContinuous"``) the action
-    is a float32[1] paddle direction in [-1, 1], clipped to that range.
+    is a float32[1] paddle direction in [-1, 1], clipped to that range; a NaN stays, and
+    ``info["bad_action"]`` says so.
 
     ``step`` draws the serve of a non-final point from its key and runs
     ``rules.play``; after a final point gymnax's auto-reset serves the new game from the reset
@@ -87,7 +88,8 @@ class Pong(Environment):
         direction = rules.paddle_direction(action, self.continuous)
         obs, state, reward, terminated = rules.play(
             state, direction, draw_serve(key, params), params)
-        return obs, state, reward, terminated, {}
+        info = {"bad_action": jnp.any(jnp.isnan(action))} if self.continuous else {}
+        return obs, state, reward, terminated, info
 
     def reset_env(self, key, params: PongParams):
         state = rules.reset_state(draw_serve(key, params), params)

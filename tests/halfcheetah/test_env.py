@@ -56,23 +56,31 @@ def test_step_reward_and_info_match_mujoco():
 
 def test_a_nan_action_steps_as_mujoco_and_gymnasium_step_it_and_is_flagged():
     """MuJoCo runs a step whose controls hold a NaN with every control 0 (its BADCTRL
-    warning); gymnasium's reward is then NaN, the state finite, and the next step normal."""
+    warning); gymnasium's reward is then NaN, the state finite, and the next step normal. An
+    infinite or huge control is clamped to its range, without a warning (reward -inf)."""
     gymnasium = pytest.importorskip("gymnasium")
+    mujoco = pytest.importorskip("mujoco")
     ref = gymnasium.make("HalfCheetah-v5").unwrapped
     ref.reset(seed=0)
     env = HalfCheetah()
     params = env.default_params
     state = HalfCheetahState(qpos=jnp.asarray(ref.data.qpos, jnp.float32),
                              qvel=jnp.asarray(ref.data.qvel, jnp.float32), time=jnp.int32(0))
+    warnings = ref.data.warning[int(mujoco.mjtWarning.mjWARN_BADCTRL)]
     for action, bad in (([np.nan, 0, 0, 0, 0, 0.5], True), ([0.3, -0.2, 0.1, 0.5, -1, 0.5],
-                                                              False)):
+                                                              False),
+                        ([np.inf, 0, 0, -2e10, 0, 0.5], False), ([0.1] * 6, False)):
+        before = warnings.number
         action = np.asarray(action)
         want_obs, want_reward, *_, want_info = ref.step(action)
         obs, state, reward, _, info = env.step_env(
             jax.random.key(0), state, jnp.asarray(action, jnp.float32), params)
         np.testing.assert_allclose(obs, want_obs, rtol=2e-3, atol=2e-3)
-        assert bool(info["bad_ctrl"]) == bad
+        assert bool(info["bad_action"]) == bad == (warnings.number > before)
         assert np.isnan(float(reward)) == np.isnan(want_reward) == bad
+        assert np.all(np.isfinite(obs))
         assert np.isnan(float(info["reward_ctrl"])) == np.isnan(want_info["reward_ctrl"])
-        if not bad:
+        if not bad and np.isfinite(want_reward):
             assert abs(float(reward) - want_reward) <= 2e-3 * (1 + abs(want_reward))
+        elif not bad:
+            assert float(reward) == want_reward

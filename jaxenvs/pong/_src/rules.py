@@ -100,10 +100,12 @@ def paddle_direction(action: jax.Array, continuous: bool) -> jax.Array:
 
     Discrete: 0 stays, 1 moves up (+y), 2 moves down; any other value stays, as in C.
     Continuous: the action itself, clipped to the action space [-1, 1] (C applies it
-    unclipped; within the space the two agree).
+    unclipped; within the space the two agree); a NaN stays (in C it would make the paddle's
+    position NaN for the rest of the game).
     """
     if continuous:
-        return jnp.clip(jnp.asarray(action, F32).reshape(()), -1.0, 1.0)
+        action = jnp.asarray(action, F32).reshape(())
+        return jnp.where(jnp.isnan(action), F32(0), jnp.clip(action, -1.0, 1.0))
     action = jnp.asarray(action)
     return jnp.where(action == 1, F32(1), jnp.where(action == 2, F32(-1), F32(0)))
 
