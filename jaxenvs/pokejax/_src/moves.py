@@ -140,9 +140,9 @@ SUPPORTED: frozenset[str] = frozenset((
     # a random move
     "metronome"))
 #: The moves Metronome picks from (``sample``): those with the metronome flag, in id order.
-METRONOME_MOVES = jnp.asarray([m["num"] for m in gen1().raw["moves"]
-                               if m["flags"].get("metronome")
-                               and m.get("isNonstandard") in (None, "Unobtainable")])
+METRONOME_MOVES = jax.device_put(np.asarray([m["num"] for m in gen1().raw["moves"]
+                                             if m["flags"].get("metronome")
+                                             and m.get("isNonstandard") in (None, "Unobtainable")]))
 #: The deepest chain of calling moves ``_execute`` follows (each further Mirror Move after a
 #: Metronome has a 1 in 163 chance).
 MAX_CALLS = 4
@@ -249,16 +249,17 @@ _T = _move_tables()
 
 
 def _table(values, nomove=0) -> jax.Array:
-    """A per-move table with two more rows: ``NO_MOVE``, the typeless 102-power special move
-    with accuracy 81/256 (of 100) a thawed Pokémon uses when its side never selected a move,
-    and ``CANNOT_MOVE`` (the same values: it never runs, only its priority 0 is read)."""
+    """A per-move table with two more rows (``nomove``): ``NO_MOVE``, the typeless 102-power
+    special move with accuracy 81/256 (of 100) a thawed Pokémon uses when its side never
+    selected a move, and ``CANNOT_MOVE`` (the same values: it never runs, only its priority 0
+    is read). Built in NumPy and put on the device as it is: no XLA program runs at import."""
     values = np.asarray(values)
-    return jnp.asarray(np.concatenate([values, np.full((2,) + values.shape[1:], nomove,
-                                                       values.dtype)]))
+    return jax.device_put(np.concatenate([values, np.full((2,) + values.shape[1:], nomove,
+                                                          values.dtype)]))
 
 
-_MOVE_PP = jnp.asarray(_D.move_pp)
-_BASE_SPEED = jnp.asarray(_D.base_stats[:, 5])
+_MOVE_PP = jax.device_put(_D.move_pp)
+_BASE_SPEED = jax.device_put(_D.base_stats[:, 5])
 MOVE_TYPE = _table(_D.move_type)
 """Type id (0: typeless)."""
 MOVE_POWER = _table(_D.move_base_power, 102)
@@ -278,9 +279,9 @@ MOVE_BOOSTS = _table(_T["boosts"])
 MOVE_SECONDARY_CHANCE = _table(_T["secondary_chance"])
 """The secondary's ``randomChance(x, 256)`` numerator (0: no secondary)."""
 MOVE_SECONDARY_BOOSTS = _table(_T["secondary_boosts"])
-MOVE_RECOIL = _table(_T["recoil"], 1).at[NO_MOVE:, 0].set(0)
+MOVE_RECOIL = _table(_T["recoil"], (0, 1))
 """(numerator, denominator) of the damage dealt taken as recoil ((0, 1): none)."""
-MOVE_DRAIN = _table(_T["drain"], 1).at[NO_MOVE:, 0].set(0)
+MOVE_DRAIN = _table(_T["drain"], (0, 1))
 MOVE_STATUS = _table(_T["status"])
 """Status the move inflicts as its effect (``STATUSES`` index; 0: none)."""
 MOVE_SECONDARY_STATUS = _table(_T["secondary_status"])
@@ -313,10 +314,12 @@ MOVE_SEEDS = _table([name == "leechseed" for name in _D.move_names])
 substitute)."""
 _GRASS = _D.type_index["Grass"]
 MOVE_RECHARGE = _table([name == "hyperbeam" for name in _D.move_names])
-MOVE_OHKO = _table([name in ("fissure", "horndrill", "guillotine") for name in _D.move_names])
+_OHKO_NAMES = ("fissure", "horndrill", "guillotine")
+MOVE_OHKO = _table([name in _OHKO_NAMES for name in _D.move_names])
 """Fissure, Horn Drill, Guillotine: ``tryMoveHit`` fails (no roll) against a target with a
 higher modified Speed."""
-MOVE_DAMAGING = _table([p > 0 for p in _D.move_base_power], True) | MOVE_OHKO
+MOVE_DAMAGING = _table([p > 0 or name in _OHKO_NAMES
+                       for p, name in zip(_D.move_base_power, _D.move_names)], True)
 """The move deals damage (base power, or a one-hit KO; the others are status moves)."""
 MOVE_LOCKS = _table([name in ("thrash", "petaldance") for name in _D.move_names])
 """Thrash / Petal Dance: the ``lockedmove`` volatile (``self.volatileStatus``)."""
@@ -335,30 +338,31 @@ MOVE_KEEPS_LAST_DAMAGE = _table([name in KEEP_LAST_DAMAGE for name in _D.move_na
 MOVE_COUNTERABLE = _table([t in (_D.type_index["Normal"], _D.type_index["Fighting"]) and p > 0
                            for t, p in zip(_D.move_type, _D.move_base_power)])
 """Counter answers the move: a Normal or Fighting one with base power."""
-MOVE_HAS_EFFECT = ((MOVE_SECONDARY_CHANCE > 0) | jnp.any(MOVE_BOOSTS != 0, axis=1)
-                   | (MOVE_STATUS > 0) | MOVE_CONFUSES)
+MOVE_HAS_EFFECT = jax.device_put(
+    (np.asarray(MOVE_SECONDARY_CHANCE) > 0) | np.any(np.asarray(MOVE_BOOSTS) != 0, axis=1)
+    | (np.asarray(MOVE_STATUS) > 0) | np.asarray(MOVE_CONFUSES))
 """The move changes stat stages, inflicts a status or confuses, as its effect or a chance
 secondary (``_effect``); for the others that part draws nothing and changes nothing."""
 MUST_RECHARGE = cond.MUST_RECHARGE
 PAR, BRN, FRZ, SLP = cond.PAR, cond.BRN, cond.FRZ, cond.SLP
 #: The multi-hit count for 2-5 hits: ``sample`` of this list.
-_HITS_SAMPLE = jnp.asarray([2, 2, 2, 3, 3, 3, 4, 5])
+_HITS_SAMPLE = jax.device_put(np.asarray([2, 2, 2, 3, 3, 3, 4, 5], np.int32))
 
 #: Gen 1's stage table for accuracy and evasion, in percent, index = stage + 6.
 _BOOST_TABLE = (25, 28, 33, 40, 50, 66, 100, 150, 200, 250, 300, 350, 400)
 #: ``ACCURACY_BOOST[acc, stage + 6]`` = JavaScript's ``Math.floor(acc * (table / 100))`` (the
 #: double product, which integer arithmetic would not always reproduce).
-ACCURACY_BOOST = jnp.asarray(np.array(
+ACCURACY_BOOST = jax.device_put(np.array(
     [[math.floor(a * (t / 100)) for t in _BOOST_TABLE] for a in range(255 * 4 + 1)], np.int32))
 #: ``STAT_STAGE[stat, stage + 6]``: Gen 1 ``modifyStat`` of a stored stat at a stage,
 #: ``max(floor(stat * multiplier), 1)`` with Showdown's double multipliers.
 _STAGE_MULT = [p / 100 for p in (25, 28, 33, 40, 50, 66)] + [1, 1.5, 2, 2.5, 3, 3.5, 4]
-STAT_STAGE = jnp.asarray(np.array(
+STAT_STAGE = jax.device_put(np.array(
     [[max(math.floor(s * m), 1) for m in _STAGE_MULT] for s in range(1000)], np.int32))
 #: Showdown's cap of a raised stat.
 MAX_STAT = 999
 #: The stages a raging Pokémon gains when it builds rage (+1 Attack).
-_RAGE_BOOST = jnp.asarray([1, 0, 0, 0, 0, 0, 0], jnp.int32)
+_RAGE_BOOST = jax.device_put(np.asarray([1, 0, 0, 0, 0, 0, 0], np.int32))
 
 
 def check_supported(move_ids: Iterable[str]) -> None:

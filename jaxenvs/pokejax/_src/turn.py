@@ -43,7 +43,7 @@ from jaxenvs.pokejax._src.state import (CANNOT_MOVE, NO_WINNER, P1, P2, REQ_MOVE
 from jaxenvs.pokejax.data import gen1
 
 NUM_ACTIONS = 9
-_SPECIES_TYPES = jnp.asarray(gen1().species_types)
+_SPECIES_TYPES = jax.device_put(gen1().species_types)
 FIRST_SWITCH = 4
 _ORDER_SWITCH, _ORDER_MOVE = 103, 200
 
