@@ -35,7 +35,7 @@ def same_arrays(a, b):
 
 def test_round_trip_on_positions_of_random_play():
     games = [((DECKS[a], DECKS[b]), s) for s, (a, b) in enumerate(PAIRS)]
-    games += [((random_deck(s), random_deck(s + 500)), s) for s in range(12)]
+    games += [((random_deck(s), random_deck(s + 500)), s) for s in range(16)]
     n = 0
     for decks, seed in games:
         for data in positions(decks, seed)[::3]:

@@ -17,13 +17,17 @@ import pytest
 from tests.tcgjax.test_games import random_deck
 
 from jaxenvs._src.cpu_kernels.threefry import fast_key
+from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax._src import engine
+from jaxenvs.tcgjax._src.state import OVER
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.reference import (RandomPolicy, action_mask, convert, lockstep, new_game, rules,
-                                      step)
+from jaxenvs.tcgjax.constants import TURN_LIMIT
+from jaxenvs.tcgjax.reference import (RandomPolicy, Status, action_mask, convert, lockstep,
+                                      new_game, rules, step)
+from jaxenvs.tcgjax.reference.positions import player, pokemon, position
 from jaxenvs.tcgjax.reference.state import game_from_dict
-from jaxenvs.tcgjax.rng import JaxKeyRandomSource, PythonRandomSource
+from jaxenvs.tcgjax.rng import JaxKeyRandomSource, PythonRandomSource, ScriptedRandomSource
 
 #: One batch size for every batched call here, so all share one compiled program.
 BATCH = 540
@@ -228,3 +232,35 @@ def test_a_reference_change_is_caught_and_reported(monkeypatch):
 def test_an_unknown_batched_form_is_refused():
     with pytest.raises(ValueError, match="form must be one of"):
         lockstep.batch_step(None, None, None, form="scan")
+
+
+def test_the_sourced_rules_hold_in_the_jax_engine():
+    """The rules that ``test_rules`` pins from public sources, from the same positions in the
+    JAX engine: the first player attacks on turn 1 with energy it has; where both players meet
+    a win condition at once, the one with a Pokémon left wins, else it is a draw; an undecided
+    game is a draw after turn 30. Each outcome is the reference's and the one the test names."""
+    voltorb, squirtle, mewtwo, koffing = "A1-099", "A1-053", "A1-129", "A1-176"
+    first_turn = position(player(pokemon(squirtle, energy="W"), zone=(None, "Water")),
+                          player(mewtwo), turn=1)
+    mask = np.asarray(jax.jit(engine.legal_action_mask)(convert.from_game(first_turn)))
+    assert mask[A.attack(0)] and np.array_equal(mask, action_mask(first_turn))
+
+    def poisoned(bench, points):
+        return player(pokemon(voltorb, damage=50, statuses=(Status.POISONED,)), bench=bench,
+                      points=points)
+
+    ends = {  # position -> the winner the game gives (-1: a draw)
+        "both benched": (position(poisoned((koffing,), 2), poisoned((koffing,), 2)), -1),
+        "neither benched": (position(poisoned((), 2), poisoned((), 2)), -1),
+        "p0 benched": (position(poisoned((koffing,), 2), poisoned((), 2)), 0),
+        "p1 benched, 1 point to 3": (position(poisoned((), 2), poisoned((koffing,), 0)), 1),
+        "turn limit": (position(player(voltorb), player(mewtwo), turn=TURN_LIMIT), -1),
+    }
+    step_one = jax.jit(engine.step)
+    for name, (game, winner) in ends.items():
+        state = convert.from_game(game)
+        game.rng = ScriptedRandomSource()  # the end of the game draws nothing
+        step(game, A.END)
+        after = step_one(state, A.END, jax.random.key(0))
+        assert game.over and (-1 if game.winner is None else game.winner) == winner, name
+        assert int(after.phase) == OVER and int(after.winner) == winner, name

@@ -20,7 +20,7 @@ MEWTWO, CHARMANDER, SQUIRTLE, WARTORTLE = "A1-129", "A1-033", "A1-053", "A1-054"
 BULBASAUR, IVYSAUR, VENUSAUR = "A1-001", "A1-002", "A1-004"
 KOFFING, WEEZING, EKANS = "A1-176", "A1-177", "A1-164"
 RESEARCH, POKEBALL, POTION, XSPEED, REDCARD = "P-A-007", "P-A-005", "P-A-001", "P-A-002", "P-A-006"
-SABRINA, GIOVANNI = "A1-225", "A1-223"
+SABRINA, GIOVANNI, MISTY = "A1-225", "A1-223", "A1-220"
 ONE_BASIC = ([PIKACHU] + [RESEARCH, POKEBALL, POTION, XSPEED, REDCARD, SABRINA, GIOVANNI,
                           "A1-219", "A1-220"] * 2 + ["A1-222"])
 
@@ -97,10 +97,19 @@ def test_no_draw_with_full_hand_and_empty_deck_is_no_loss():
     assert not game.over and game.turn == 4
 
 
-def test_first_turn_no_energy_and_no_attack():
-    game = position(player(pokemon(VOLTORB, energy="L"), zone=(None, "Lightning")),
-                    player(MEWTWO), turn=1)
-    assert legal_actions(game) == [A.END]
+def test_first_turn_no_energy_but_attacking_is_allowed():
+    # Turn 1 gives the first player no Energy Zone energy, and nothing else is banned: with
+    # energy from an effect (Misty: one heads) its Active attacks.
+    game = position(player(pokemon(VOLTORB), zone=(None, "Lightning")), player(MEWTWO), turn=1)
+    assert legal_actions(game) == [A.END]  # no energy to attach, none to pay an attack
+    game = position(player(SQUIRTLE, hand=[MISTY], energy=("Water",), zone=(None, "Water")),
+                    player(MEWTWO), turn=1, rng=ScriptedRandomSource(coins=[True, False]))
+    step(game, A.play_on(0, 0))
+    assert game.players[0].active.energy[EType.WATER] == 1
+    assert A.attack(0) in legal_actions(game)
+    game.rng.ints = [0]  # the second player's Zone draw at its turn's start
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == 20 and game.turn == 2
 
 
 def test_attach_once_and_unused_energy_is_lost():
@@ -317,18 +326,32 @@ def test_win_when_opponent_has_no_pokemon_left():
     assert game.over and game.winner == 0 and game.players[0].points == 1
 
 
-def test_both_win_at_once_is_a_draw():
-    # Both last Pokémon die to poison in the same checkup: each player reaches 3 points and
-    # has no Pokémon left, so both win conditions hold -> draw.
-    game = position(player(pokemon(VOLTORB, damage=50, statuses=(Status.POISONED,)),
-                           points=2),
-                    player(pokemon(VOLTORB, damage=50, statuses=(Status.POISONED,)),
-                           points=2), turn=3, rng=ScriptedRandomSource())
+@pytest.mark.parametrize("benches", [((), ()), ((KOFFING,), (KOFFING,))])
+def test_both_win_at_once_is_a_draw(benches):
+    # Both last Actives die to poison in the same checkup and each player reaches 3 points:
+    # both win conditions hold, and with no Bench on either side (or one on each) it is a draw.
+    game = position(*(player(pokemon(VOLTORB, damage=50, statuses=(Status.POISONED,)),
+                             bench=bench, points=2) for bench in benches),
+                    turn=3, rng=ScriptedRandomSource())
     end_turn(game)
     assert game.over and game.winner is None and game.rewards() == (0.0, 0.0)
 
 
+@pytest.mark.parametrize("with_bench, points", [(0, (2, 2)), (1, (2, 2)), (1, (2, 0)),
+                                                (0, (0, 2))])
+def test_both_win_at_once_the_player_with_a_pokemon_left_wins(with_bench, points):
+    # Both Actives die to poison in the same checkup; both players meet a win condition (3
+    # points, or the foe's last Pokémon gone). The one with a Benched Pokémon left wins,
+    # whatever the points (1 against 3 in the last two cases), the turn player or not.
+    game = position(*(player(pokemon(VOLTORB, damage=50, statuses=(Status.POISONED,)),
+                             bench=(KOFFING,) if p == with_bench else (), points=points[p])
+                      for p in (0, 1)), turn=3, rng=ScriptedRandomSource())
+    end_turn(game)
+    assert game.over and game.winner == with_bench
+
+
 def test_turn_limit_is_a_draw():
+    assert TURN_LIMIT == 30  # the app's count: both players' turns, 15 each
     game = position(player(PIKACHU), player(MEWTWO), turn=TURN_LIMIT - 1,
                     rng=ScriptedRandomSource(ints=[0]))
     end_turn(game)

@@ -495,7 +495,7 @@ def main_mask(state: GameState):
     me = player(state, p)
     tops = top_cards(me)
     active = tops[0]
-    attack_ok = ((state.turn != 1) & occupied(me)[0] & ~_immobile(me)
+    attack_ok = (occupied(me)[0] & ~_immobile(me)
                  & (jnp.arange(A.NUM_ATTACKS) < _card("num_attacks", active))
                  & can_pay(me.energy[0], _card("attack_cost", active)))
     attach_ok = (me.zone_current >= 0) & occupied(me)
@@ -856,7 +856,10 @@ def _knock_out(state: GameState, out) -> GameState:
     tp = turn_player(state)
     for q in (1 - tp, tp):
         state = push_choice(state, PROMOTE, q, -1, ~either & ~occupied(pl)[q, 0])
-    return finish(state, jnp.where(both, -1, jnp.argmax(wins)), either)
+    # both at once: the one player with a Pokémon left wins, else a draw
+    winner = jnp.where(both, jnp.where(alive[0] != alive[1], jnp.argmax(alive), -1),
+                       jnp.argmax(wins))
+    return finish(state, winner, either)
 
 
 def checkup(key, state: GameState) -> GameState:

@@ -107,7 +107,7 @@ PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
 #: The game's scalars, packed into ``GameState.counters`` (``packed``).
 GAME_COUNTERS = packed.Group("counters", {
     "first_player": "The player who goes first (odd turns are theirs).",
-    "turn": "Current turn, 1..60 (0 during setup).",
+    "turn": "Current turn, 1..TURN_LIMIT (0 during setup).",
     "phase": "Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a "
              "pending choice (the flow resumes there once the choices are answered).",
     "setup_player": "The player placing Pokémon during SETUP.",

@@ -123,9 +123,10 @@ def can_pay(energy: list[int], cost: tuple[int, ...]) -> bool:
 
 
 def can_attack(game: Game, k: int) -> bool:
-    """Not on the first player's first turn; not Asleep/Paralyzed; the energy pays the cost."""
+    """Not Asleep/Paralyzed; the energy pays the cost (also on the first player's first turn,
+    which only has no Energy Zone energy)."""
     active = game.players[game.turn_player].active
-    if game.turn == 1 or active is None or k >= len(active.card.attacks):
+    if active is None or k >= len(active.card.attacks):
         return False
     if any(s in active.statuses for s in IMMOBILE):
         return False
@@ -384,8 +385,10 @@ def checkup(game: Game) -> None:
 
 def resolve_knockouts(game: Game) -> None:
     """Every Pokémon with damage >= HP is knocked out (opponent of the turn player first):
-    its opponent scores 1 (2 for an ex), its cards go to the discard pile. Then the win check;
-    then each player without an Active promotes (CHOOSE j), the turn player's opponent first."""
+    its opponent scores 1 (2 for an ex), its cards go to the discard pile. Then the win check
+    (where both players meet a win condition at once, the one player with a Pokémon left in
+    play wins, else it is a draw); then each player without an Active promotes (CHOOSE j), the
+    turn player's opponent first."""
     order = (1 - game.turn_player, game.turn_player)
     for p in order:
         player = game.players[p]
@@ -398,7 +401,12 @@ def resolve_knockouts(game: Game) -> None:
     wins = [game.players[p].points >= WIN_POINTS or not game.players[1 - p].has_pokemon()
             for p in (0, 1)]
     if all(wins):
-        finish(game, None, "both players win at once: draw")
+        alive = [game.players[p].has_pokemon() for p in (0, 1)]
+        if alive[0] != alive[1]:
+            finish(game, alive.index(True), f"both players win at once: P{alive.index(True)}, "
+                                            "with a Pokémon left, wins")
+        else:
+            finish(game, None, "both players win at once: draw")
     elif any(wins):
         finish(game, wins.index(True), f"P{wins.index(True)} wins")
     else:
