@@ -94,7 +94,10 @@ def test_the_committed_fixtures_are_what_the_tool_writes(tmp_path):
     tool.record_battles(tmp_path / tool.BATTLES_FILE)
     with gzip.open(tmp_path / tool.BATTLES_FILE, "rt") as new, \
             gzip.open(Path(tool.OUT) / tool.BATTLES_FILE, "rt") as committed:
-        assert new.read() == committed.read()
+        new_lines, committed_lines = new.read().splitlines(), committed.read().splitlines()
+    differ = next((i for i, (a, b) in enumerate(zip(new_lines, committed_lines)) if a != b), None)
+    assert differ is None, f"battle line {differ + 1} differs: {new_lines[differ][:300]!r}"
+    assert len(new_lines) == len(committed_lines)
     arrays = tool.halfcheetah_arrays()
     committed = np.load(Path(tool.OUT) / tool.STATES_FILE)
     assert sorted(arrays) == sorted(committed.files)
