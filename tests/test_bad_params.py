@@ -176,3 +176,4 @@ def test_any_action_value_steps_as_documented(env_id, data):
             np.testing.assert_array_equal(new_obs, stay)
     else:
         assert bool(info["bad_action"]) == bool(np.isnan(action).any())
+        assert not bool(info.get("bad_state", False))  # clamped controls keep it stable

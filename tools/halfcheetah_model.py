@@ -89,6 +89,9 @@ def extract(m) -> dict[str, object]:
         _check(_is_y_rotation(rot), f"geom {g} rotated about y only")
         geom_axis.append((float(rot[0, 2]), float(rot[2, 2])))
 
+    reset = mujoco.MjData(m)  # mj_resetData's state: qpos0, at rest, no controls
+    mujoco.mj_step(m, reset)
+
     def pairs(a: np.ndarray) -> tuple:
         return tuple((float(x), float(z)) for x, _, z in a)
 
@@ -124,6 +127,8 @@ def extract(m) -> dict[str, object]:
         "CONTACT_SOLIMP": floats(m.geom_solimp[0]),
         "ACTUATOR_GEAR": floats(m.actuator_gear[:, 0]),
         "CTRL_RANGE": floats(m.actuator_ctrlrange[0]),
+        "RESET_STEP_QPOS": floats(reset.qpos),
+        "RESET_STEP_QVEL": floats(reset.qvel),
     }
 
 
@@ -156,6 +161,8 @@ _DOCS = {
     "CONTACT_SOLIMP": "Contact solimp.",
     "ACTUATOR_GEAR": "Motor gears for hinges 3-8.",
     "CTRL_RANGE": "Control range of every motor (ctrl is clamped to it).",
+    "RESET_STEP_QPOS": "qpos after MuJoCo's mj_step from mj_resetData (qpos0, at rest, ctrl 0).",
+    "RESET_STEP_QVEL": "qvel after the same step.",
 }
 
 

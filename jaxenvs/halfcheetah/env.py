@@ -22,16 +22,23 @@ def observe(state: HalfCheetahState) -> jax.Array:
     return jnp.concatenate([state.qpos[1:], state.qvel])
 
 
-def physics_step(qpos: jax.Array, qvel: jax.Array, action: jax.Array,
-                 frame_skip: int) -> tuple[jax.Array, jax.Array, jax.Array]:
+def physics_step(qpos: jax.Array, qvel: jax.Array, action: jax.Array, frame_skip: int
+                 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """``frame_skip`` MuJoCo steps under ``ctrl = action`` (clamped to [-1, 1] by the
-    actuators). Returns ``(qpos, qvel, dx)``, ``dx`` the torso's x displacement summed over the
-    substeps (equal to the difference of ``qpos[0]``, without its rounding at large x)."""
+    actuators). Returns ``(qpos, qvel, dx, reset)``: ``dx`` the torso's x displacement summed
+    over the substeps (equal to the difference of ``qpos[0]``, without its rounding at large
+    x); ``reset`` whether MuJoCo's checks reset an unstable simulation in a substep (see
+    ``integrator.step``), after which the substeps left run with controls 0, as MuJoCo's."""
     def body(_, carry):
-        qpos, qvel, dx = carry
-        new_qpos, new_qvel = integrator.step(qpos, qvel, action)
-        return new_qpos, new_qvel, dx + model.TIMESTEP * new_qvel[0]
-    return jax.lax.fori_loop(0, frame_skip, body, (qpos, qvel, jnp.zeros((), qpos.dtype)))
+        qpos, qvel, ctrl, dx, reset = carry
+        new_qpos, new_qvel, now_reset = integrator.step(qpos, qvel, ctrl)
+        moved = jnp.where(now_reset, new_qpos[0] - qpos[0], model.TIMESTEP * new_qvel[0])
+        return (new_qpos, new_qvel, jnp.where(now_reset, jnp.zeros_like(ctrl), ctrl),
+                dx + moved, reset | now_reset)
+    qpos, qvel, _, dx, reset = jax.lax.fori_loop(
+        0, frame_skip, body,
+        (qpos, qvel, action, jnp.zeros((), qpos.dtype), jnp.bool_(False)))
+    return qpos, qvel, dx, reset
 
 
 class HalfCheetah(Environment):
@@ -44,7 +51,9 @@ class HalfCheetah(Environment):
     and ``bad_action``: the action held a NaN, so the step ran with every control 0 as MuJoCo
     runs it (its BADCTRL warning), its reward NaN as gymnasium's (the state stays finite). An
     infinite control is clamped to its range, as MuJoCo does (no warning; the reward is then
-    -inf, as gymnasium's).
+    -inf, as gymnasium's). ``bad_state``: the simulation went unstable (a NaN, an infinity or
+    a value beyond 1e10 in a state given to ``step``, or in an acceleration), and MuJoCo's
+    checks restarted it from rest at ``qpos0`` within the step (``physics_step``).
     No termination; truncation after ``max_steps_in_episode`` steps. The state's floats are
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
@@ -76,16 +85,16 @@ class HalfCheetah(Environment):
             # MuJoCo's check of the controls: one NaN, and the step runs with all of them 0
             # (its BADCTRL warning); the cost, gymnasium's, stays that of the action (NaN)
             ctrl = jnp.where(jnp.any(jnp.isnan(action)), jnp.zeros_like(action), action)
-            qpos, qvel, dx = physics_step(qpos, qvel, ctrl, params.frame_skip)
+            qpos, qvel, dx, reset = physics_step(qpos, qvel, ctrl, params.frame_skip)
             x_velocity = dx / (params.frame_skip * model.TIMESTEP)
             reward_forward = forward_weight * x_velocity
             ctrl_cost = ctrl_weight * linalg.ordered_sum(action[i] * action[i]
                                                          for i in range(action.shape[0]))
             reward = (reward_forward - ctrl_cost).astype(jnp.float32)
-            return qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward
+            return qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward, reset
 
         # Everything with float arithmetic runs batch-invariantly (see ``batching``).
-        qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward = \
+        qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward, reset = \
             batching.batch_invariant(transition, shared_argnums=(3, 4))(
                 state.qpos, state.qvel, jnp.asarray(action, dtype),
                 jnp.asarray(params.forward_reward_weight, dtype),
@@ -93,7 +102,7 @@ class HalfCheetah(Environment):
         state = HalfCheetahState(qpos=qpos, qvel=qvel, time=state.time + 1)
         info = {"x_position": qpos[0], "x_velocity": x_velocity,
                 "reward_forward": reward_forward, "reward_ctrl": -ctrl_cost,
-                "bad_action": jnp.any(jnp.isnan(jnp.asarray(action)))}
+                "bad_action": jnp.any(jnp.isnan(jnp.asarray(action))), "bad_state": reset}
         return observe(state), state, reward, jnp.bool_(False), info
 
     def reset_env(self, key, params: HalfCheetahParams):

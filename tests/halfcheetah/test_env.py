@@ -84,3 +84,43 @@ def test_a_nan_action_steps_as_mujoco_and_gymnasium_step_it_and_is_flagged():
             assert abs(float(reward) - want_reward) <= 2e-3 * (1 + abs(want_reward))
         elif not bad:
             assert float(reward) == want_reward
+
+
+@pytest.mark.parametrize("qpos_edit, qvel_edit, warning", [
+    ((4, np.nan), None, "BADQPOS"), ((0, 2e10), None, "BADQPOS"),
+    (None, (0, np.inf), "BADQVEL"), (None, (3, 1e11), "BADQVEL"),
+    (None, (3, 1e9), "BADQACC"), (None, (3, 20.0), None)])
+def test_an_unstable_state_is_reset_as_mujoco_resets_it_and_is_flagged(qpos_edit, qvel_edit,
+                                                                       warning):
+    """MuJoCo's ``mj_step`` resets the simulation (``mj_resetData``: ``qpos0``, at rest, controls
+    0) when a ``qpos`` or ``qvel`` entry is NaN or beyond 1e10, or a ``qacc`` entry after the
+    forward dynamics is; the substeps left then run with controls 0. A velocity of 1e9 passes
+    the state's check and fails the acceleration's; 20 fails neither."""
+    gymnasium = pytest.importorskip("gymnasium")
+    mujoco = pytest.importorskip("mujoco")
+    ref = gymnasium.make("HalfCheetah-v5").unwrapped
+    ref.reset(seed=1)
+    qpos, qvel = ref.data.qpos.copy(), ref.data.qvel.copy()
+    for vector, edit in ((qpos, qpos_edit), (qvel, qvel_edit)):
+        if edit:
+            vector[edit[0]] = edit[1]
+    ref.set_state(qpos, qvel)
+    counts = {name: ref.data.warning[int(getattr(mujoco.mjtWarning, "mjWARN_" + name))]
+              for name in ("BADQPOS", "BADQVEL", "BADQACC")}
+    before = {name: count.number for name, count in counts.items()}
+    action = np.full(6, 0.5)
+    want_obs, want_reward, *_, want_info = ref.step(action)
+    raised = [name for name, count in counts.items() if count.number > before[name]]
+    assert raised == ([warning] if warning else [])
+    env = HalfCheetah()
+    state = HalfCheetahState(qpos=jnp.asarray(qpos, jnp.float32),
+                             qvel=jnp.asarray(qvel, jnp.float32), time=jnp.int32(0))
+    obs, state, reward, _, info = env.step_env(jax.random.key(0), state,
+                                               jnp.asarray(action, jnp.float32),
+                                               env.default_params)
+    assert bool(info["bad_state"]) == bool(warning)
+    np.testing.assert_allclose(obs, want_obs, rtol=2e-3, atol=2e-3)
+    assert np.isnan(float(reward)) == np.isnan(want_reward)
+    assert abs(float(reward) - want_reward) <= 2e-3 * (1 + abs(want_reward))
+    velocity = want_info["x_velocity"]
+    assert abs(float(info["x_velocity"]) - velocity) <= 2e-3 * (1 + abs(velocity))

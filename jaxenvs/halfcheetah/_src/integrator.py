@@ -119,22 +119,28 @@ def _integrate_kernel(qpos, qvel, mass_matrix, qfrc_smooth, J, force):
     return integrate(qpos, qvel, mass_matrix, qfrc_smooth, constraint_force(J, force))
 
 
+def _is_bad(x: jax.Array) -> jax.Array:
+    """MuJoCo's ``mju_isBad`` over a vector: any entry NaN or beyond ``MAX_VALUE``."""
+    return jnp.any(jnp.isnan(x) | (jnp.abs(x) > model.MAX_VALUE))
+
+
 @jax.jit
-def step(qpos: jax.Array, qvel: jax.Array, ctrl: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """One ``mj_step``: ``(qpos, qvel)`` after ``model.TIMESTEP`` seconds under ``ctrl``.
+def step(qpos: jax.Array, qvel: jax.Array,
+         ctrl: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """One ``mj_step``: ``(qpos, qvel, reset)`` after ``model.TIMESTEP`` seconds under ``ctrl``.
+
+    ``reset``: MuJoCo's checks found the simulation unstable, a ``qpos`` or ``qvel`` entry bad
+    before the step or a ``qacc`` entry after ``forward`` (its BADQPOS, BADQVEL and BADQACC
+    warnings), so it reset the data (``mj_resetData``: ``qpos0``, at rest, controls 0) and the
+    step ran from there; its result is then ``model.RESET_STEP_QPOS/QVEL``.
 
     Jitted so that JAX traces and batches it once however often a caller traces it (the env's
     batch-invariant wrapper traces its step twice); XLA inlines it into the caller."""
     rotation = kinematics.rotations(qpos)  # shared by the two kernels of ``smooth``
     M, qfrc_smooth, qacc_smooth = _dynamics_kernel(qpos, qvel, ctrl, rotation)
     rows = _rows_kernel(qpos, qvel, rotation)
-    _, force = solver.solve(M, qacc_smooth, rows)
-    return _integrate_kernel(qpos, qvel, M, qfrc_smooth, rows.J, force)
-
-
-def multi_step(qpos: jax.Array, qvel: jax.Array, ctrl: jax.Array,
-               nstep: int) -> tuple[jax.Array, jax.Array]:
-    """``nstep`` physics steps under a constant ``ctrl`` (a rolled loop)."""
-    def body(_, state):
-        return step(*state, ctrl)
-    return jax.lax.fori_loop(0, nstep, body, (qpos, qvel))
+    qacc, force = solver.solve(M, qacc_smooth, rows)
+    new_qpos, new_qvel = _integrate_kernel(qpos, qvel, M, qfrc_smooth, rows.J, force)
+    reset = _is_bad(qpos) | _is_bad(qvel) | _is_bad(qacc)
+    return (jnp.where(reset, const(model.RESET_STEP_QPOS, qpos.dtype), new_qpos),
+            jnp.where(reset, const(model.RESET_STEP_QVEL, qpos.dtype), new_qvel), reset)

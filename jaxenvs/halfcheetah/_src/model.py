@@ -62,6 +62,13 @@ ACTUATOR_GEAR = np.array(table.ACTUATOR_GEAR)
 ACTUATED_DOFS = np.arange(NV - len(ACTUATOR_GEAR), NV)
 CTRL_RANGE = table.CTRL_RANGE
 
+#: MuJoCo's ``mjMAXVAL``: a ``qpos``, ``qvel`` or ``qacc`` entry beyond it, or NaN, makes
+#: ``mj_step`` reset the simulation.
+MAX_VALUE = 1e10
+#: The state one ``mj_step`` after such a reset: from ``qpos0`` at rest with no controls.
+RESET_STEP_QPOS = np.array(table.RESET_STEP_QPOS)
+RESET_STEP_QVEL = np.array(table.RESET_STEP_QVEL)
+
 
 def _chain() -> np.ndarray:
     """``CHAIN[b, c]``: body ``c`` is body ``b`` or one of its ancestors."""

@@ -83,7 +83,7 @@ def ours_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) -
 
     def rollout(q, v, a):
         def body(carry, action):
-            q, v, _ = physics_step(*carry, action, mujoco_c.FRAME_SKIP)
+            q, v, *_ = physics_step(*carry, action, mujoco_c.FRAME_SKIP)
             return (q, v), jnp.concatenate([q[1:], v])
         return jax.lax.scan(body, (q, v), a)[1]
 
