@@ -1,4 +1,5 @@
-"""RULES.md names the tests that pin each rule: every name must exist in the named file."""
+"""RULES.md names the tests that pin each rule (every name must exist in the named file) and the
+public sources each game rule follows (every one cited is listed, and every one listed cited)."""
 
 import re
 from pathlib import Path
@@ -27,3 +28,20 @@ def test_every_named_test_exists():
     # Every rule test and every effect test is cited.
     cited = set(re.findall(r"\b(test_\w+)\b(?!\.py)", text))
     assert tests["rules"] <= cited and tests["effects"] <= cited
+
+
+def test_every_cited_source_is_listed_and_every_listed_source_cited():
+    text = RULES.read_text(encoding="utf-8")
+    rules, sources = text.split("\n## 10. Sources")
+    listed = re.findall(r"^- \[(S\d+)\] .*?<(https://[^>]+)>", sources, re.M | re.S)
+    numbers = [int(label[1:]) for label, _ in listed]
+    assert numbers == list(range(1, len(listed) + 1)), "sources numbered S1, S2, ... in order"
+    assert len({url for _, url in listed}) == len(listed), "a source listed twice"
+    cited = set(re.findall(r"\[(S\d+)\]", rules))
+    assert cited <= {label for label, _ in listed}, "a rule cites an unlisted source"
+    assert {label for label, _ in listed} <= cited | set(re.findall(r"\[(S\d+)\]",
+                                                                     sources.split("Where")[1]))
+    # Each section of game rules cites sources.
+    for number in ("1", "3", "4", "5"):
+        section = rules.split(f"\n## {number}. ")[1].split("\n## ")[0]
+        assert "*Sources*" in section, f"section {number} cites no source"
