@@ -23,7 +23,7 @@ def _fields(env_id):
     env, params = jaxenvs.make(env_id)
     hints = typing.get_type_hints(type(params))
     return [(f.name, hints[f.name]) for f in dataclasses.fields(params)
-            if hints[f.name] in (int, float)]
+            if hints[f.name] in (int, float, bool)]
 
 
 FIELDS = [(env_id, name, kind) for env_id in jaxenvs.registered_envs
@@ -39,6 +39,9 @@ BAD_INTS = st.one_of(NOT_NUMBERS, NOT_FINITE,
                      st.integers(min_value=2**31), st.integers(max_value=-2**31 - 1))
 #: Values a float parameter must refuse.
 BAD_FLOATS = st.one_of(NOT_NUMBERS, NOT_FINITE)
+#: Values a bool parameter must refuse: anything but a bool, 0 and 1 included.
+BAD_BOOLS = st.one_of(st.integers(), st.floats(), st.text(max_size=3), st.none(),
+                      st.just([True]), st.just(np.zeros(2, bool)))
 
 
 def test_every_env_has_scalar_parameters_checked():
@@ -49,7 +52,7 @@ def test_every_env_has_scalar_parameters_checked():
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_a_bad_value_is_refused_naming_the_parameter(env_id, name, kind, data):
-    value = data.draw(BAD_INTS if kind is int else BAD_FLOATS)
+    value = data.draw({int: BAD_INTS, float: BAD_FLOATS, bool: BAD_BOOLS}[kind])
     with pytest.raises(ValueError, match=name):
         jaxenvs.make(env_id, **{name: value})
 
@@ -67,6 +70,8 @@ def test_good_values_of_every_kind_of_scalar_are_accepted():
     for value in (3, np.int32(3), np.int64(3), jaxenvs.make("Pong")[1].max_score):
         assert jaxenvs.make("Pong", max_score=value)[1].max_score == value
     assert jaxenvs.make("Pong", width=np.float32(400.5))[1].width == np.float32(400.5)
+    for value in (False, np.bool_(False), jnp.bool_(False)):
+        assert not jaxenvs.make("TCGJax", first_turn_draw=value)[1].first_turn_draw
 
 
 def _one_team(**changes):

@@ -37,6 +37,15 @@ def integer(params: Any, name: str, low: int, high: int = INT32_MAX) -> str | No
     return None
 
 
+def boolean(params: Any, name: str) -> str | None:
+    """``name`` must be a bool (Python, NumPy or a JAX scalar bool; not 0 or 1)."""
+    value = getattr(params, name)
+    number = _scalar(value)
+    if number is None or number.dtype != np.bool_:
+        return f"{name} must be a bool, got {value!r}"
+    return None
+
+
 def real(params: Any, name: str, low: float = -math.inf, *, above: bool = False) -> str | None:
     """``name`` must be a number (an int or a float, not a bool), finite in float32, and at
     least ``low`` (above it, with ``above``)."""

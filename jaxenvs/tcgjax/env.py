@@ -52,7 +52,8 @@ def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
     game_key, opponent_key = jax.random.split(key)
     cards, types, num_types = _decks()
     ids = jnp.stack([jnp.asarray(params.deck0), jnp.asarray(params.deck1)]).astype(jnp.int32)
-    game = engine.new_game(game_key, cards[ids], types[ids], num_types[ids], ids)
+    game = engine.new_game(game_key, cards[ids], types[ids], num_types[ids], ids,
+                           params.rule_options)
     return TCGJaxState(game=game, game_key=jax.random.key_data(game_key),
                        opponent_key=jax.random.key_data(opponent_key),
                        opponent_decisions=jnp.int32(0), time=jnp.int32(0),
@@ -152,7 +153,10 @@ class _Base(Environment):
               for name in ("deck0", "deck1")),
             param_checks.integer(params, "agent_seat", 0, 1),
             param_checks.integer(params, "opponent", 0, 1),
-            param_checks.integer(params, "max_steps_in_episode", 1))
+            param_checks.integer(params, "max_steps_in_episode", 1),
+            param_checks.integer(params, "turn_limit", 1, 1000),
+            param_checks.boolean(params, "first_turn_draw"),
+            param_checks.boolean(params, "first_turn_supporter"))
         if errors:
             raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors)
                              + f" (decks: {dict(enumerate(DECK_NAMES))}; opponents: 0 random, "

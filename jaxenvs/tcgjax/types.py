@@ -6,6 +6,7 @@ import jax
 from flax import struct
 
 from jaxenvs.tcgjax._src.state import GameState
+from jaxenvs.tcgjax.constants import RuleOptions
 
 #: Decisions of one game are far fewer; the default never truncates a game.
 MAX_STEPS = 10_000
@@ -13,7 +14,7 @@ MAX_STEPS = 10_000
 
 @struct.dataclass
 class TCGJaxParams:
-    """Environment parameters (int32 scalars; changing them does not recompile)."""
+    """Environment parameters (int32 and bool scalars; changing them does not recompile)."""
 
     deck0: int = 3
     """Player 0's deck, an index into ``DECK_NAMES`` (default lightning-pikachu-zapdos)."""
@@ -25,6 +26,19 @@ class TCGJaxParams:
     """``TCGJax``: 0 random legal, 1 scripted."""
     max_steps_in_episode: int = MAX_STEPS
     """Truncation limit in env steps."""
+    turn_limit: int = RuleOptions.turn_limit
+    """Turns (both players' counted) after which an undecided game is a draw: 30, or 50 as in
+    some of the app's battles (``RuleOptions``; ``RULES.md`` section 10)."""
+    first_turn_draw: bool = RuleOptions.first_turn_draw
+    """The first player draws on turn 1 (sources disagree; ``RULES.md`` section 10)."""
+    first_turn_supporter: bool = RuleOptions.first_turn_supporter
+    """The first player may play a Supporter on turn 1 (sources disagree)."""
+
+    @property
+    def rule_options(self) -> RuleOptions:
+        """The game's ``RuleOptions`` (values traced under ``jit``)."""
+        return RuleOptions(turn_limit=self.turn_limit, first_turn_draw=self.first_turn_draw,
+                           first_turn_supporter=self.first_turn_supporter)
 
 
 @struct.dataclass

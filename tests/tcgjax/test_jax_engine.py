@@ -22,7 +22,7 @@ from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import OVER
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.constants import TURN_LIMIT
+from jaxenvs.tcgjax.constants import TURN_LIMIT, RuleOptions
 from jaxenvs.tcgjax.reference import (RandomPolicy, Status, action_mask, convert, lockstep,
                                       new_game, rules, step)
 from jaxenvs.tcgjax.reference.positions import player, pokemon, position
@@ -218,6 +218,19 @@ def test_many_whole_games_in_lock_step(form):
                                       form=form), form)
 
 
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_whole_games_by_the_other_rule_options_in_lock_step(form):
+    """L3 by the options the sources leave open, all three switched from their defaults: a
+    50-turn limit, no turn-1 draw and no turn-1 Supporter (``RULES.md`` section 10). The
+    games differ from those by the default rules, and the engines agree on them."""
+    options = RuleOptions(turn_limit=50, first_turn_draw=False, first_turn_supporter=False)
+    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH, form=form, options=options)
+    _assert_agree(run, bad, form)
+    assert max(len(actions) for actions in run.actions) > 0
+    default = lockstep.reference_run(*lockstep.sample_games(36, seed=0))
+    assert [len(a) for a in run.actions[:36]] != [len(a) for a in default.actions]
+
+
 def test_a_reference_change_is_caught_and_reported(monkeypatch):
     """The lock-step check can fail: with the reference's weakness bonus changed to 30 the
     games differ, and the report names the step and the differing state."""
@@ -264,3 +277,22 @@ def test_the_sourced_rules_hold_in_the_jax_engine():
         after = step_one(state, A.END, jax.random.key(0))
         assert game.over and (-1 if game.winner is None else game.winner) == winner, name
         assert int(after.phase) == OVER and int(after.winner) == winner, name
+
+
+def test_the_rule_options_hold_in_the_jax_engine():
+    """The positions of ``test_rules::test_the_rule_options_where_sources_disagree`` in the
+    JAX engine: a 50-turn limit plays on after turn 30 and ends in a draw after turn 50; with
+    no turn-1 Supporter, Professor's Research is not legal on turn 1. (The turn-1 draw is
+    covered by the lock-step games under these options.)"""
+    voltorb, mewtwo, research = "A1-099", "A1-129", "P-A-007"
+    longer = RuleOptions(turn_limit=50)
+    step_one = jax.jit(engine.step)
+    for turn, over in ((TURN_LIMIT, False), (50, True)):
+        game = position(player(voltorb, deck=[voltorb]), player(mewtwo, deck=[mewtwo]),
+                        turn=turn, options=longer)
+        after = step_one(convert.from_game(game), A.END, jax.random.key(0))
+        assert (int(after.phase) == OVER) == over and int(after.winner) == -1
+    game = position(player(voltorb, hand=[research]), player(mewtwo), turn=1,
+                    options=RuleOptions(first_turn_supporter=False))
+    mask = np.asarray(jax.jit(engine.legal_action_mask)(convert.from_game(game)))
+    assert not mask[A.play(0)] and np.array_equal(mask, action_mask(game))

@@ -11,7 +11,7 @@ from jaxenvs.tcgjax.cards import load_deck, sample_decks
 from jaxenvs.tcgjax.effects import EType
 from jaxenvs.tcgjax.reference import Phase, Status, legal_actions, new_game, step
 from jaxenvs.tcgjax.reference.positions import player, pokemon, position
-from jaxenvs.tcgjax.constants import TURN_LIMIT
+from jaxenvs.tcgjax.constants import TURN_LIMIT, RuleOptions
 from jaxenvs.tcgjax.reference.state import HAND_MAX
 from jaxenvs.tcgjax.rng import ScriptedRandomSource
 
@@ -358,6 +358,39 @@ def test_turn_limit_is_a_draw():
     assert game.turn == TURN_LIMIT and not game.over
     end_turn(game)
     assert game.over and game.winner is None and game.turn == TURN_LIMIT
+
+
+def test_the_rule_options_where_sources_disagree():
+    """A 50-turn limit; no draw for the first player on turn 1; no Supporter on turn 1 (the
+    Supporter allowed again on turn 2)."""
+    longer = RuleOptions(turn_limit=50)
+    game = position(player(PIKACHU), player(MEWTWO), turn=TURN_LIMIT,
+                    rng=ScriptedRandomSource(ints=[0, 0]), options=longer)
+    end_turn(game)
+    assert game.turn == TURN_LIMIT + 1 and not game.over
+    game = position(player(PIKACHU), player(MEWTWO), turn=50, options=longer)
+    end_turn(game)
+    assert game.over and game.winner is None and game.turn == 50
+
+    light = sample_decks()["lightning-pikachu-zapdos"]
+    for draws in (True, False):
+        ident = list(range(19))
+        rng = ScriptedRandomSource(coins=[True], ints=[0, 0, 0, 0], perms=[ident, ident])
+        game = new_game(light, light, rng, RuleOptions(first_turn_draw=draws))
+        step(game, A.play(0))
+        step(game, A.END)
+        step(game, A.play(0))
+        step(game, A.END)
+        assert game.turn == 1 and len(game.players[0].hand) == 4 + draws
+        assert len(game.players[0].deck) == 15 - draws
+
+    no_supporter = RuleOptions(first_turn_supporter=False)
+    game = position(player(PIKACHU, hand=[RESEARCH]), player(MEWTWO), turn=1,
+                    options=no_supporter)
+    assert A.play(0) not in legal_actions(game)
+    game = position(player(MEWTWO), player(PIKACHU, hand=[RESEARCH]), turn=2,
+                    options=no_supporter)  # the second player's first turn
+    assert A.play(0) in legal_actions(game)
 
 
 def test_illegal_action_raises():

@@ -34,7 +34,7 @@ from jaxenvs.tcgjax._src.state import (AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNE
                                        stack_players, turn_player)
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays, card_index
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
-from jaxenvs.tcgjax.constants import OPENING_HAND, TURN_LIMIT, WEAKNESS_BONUS, WIN_POINTS
+from jaxenvs.tcgjax.constants import OPENING_HAND, WEAKNESS_BONUS, WIN_POINTS, RuleOptions
 from jaxenvs.tcgjax.effects import EType, Op
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE
 
@@ -339,12 +339,14 @@ def deck_arrays(deck: Deck) -> tuple[np.ndarray, np.ndarray, int]:
     return np.array([idx[c.id] for c in deck.cards], np.int32), types, len(deck.energy)
 
 
-def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> GameState:
+def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1),
+             options=RuleOptions()) -> GameState:
     """A game at its first decision, as the reference's ``new_game``.
 
     ``decks`` int32[2, 20] (card indices in deck-list order), ``energy_types`` int32[2, 3],
-    ``num_energy_types`` int32[2] (see ``deck_arrays``). Random calls: coin (heads: player 0
-    goes first), opening deal of player 0 then 1, each player's first Zone energy (0 then 1).
+    ``num_energy_types`` int32[2] (see ``deck_arrays``); ``options`` a ``RuleOptions`` (its
+    values may be traced). Random calls: coin (heads: player 0 goes first), opening deal of
+    player 0 then 1, each player's first Zone energy (0 then 1).
     """
     key = fast_key(key)
     base = empty_player()
@@ -353,7 +355,10 @@ def new_game(key, decks, energy_types, num_energy_types, deck_ids=(-1, -1)) -> G
         turn=I32(0), phase=I32(SETUP), setup_player=I32(0),
         pending_kind=jnp.full(MAX_PENDING, -1, I32), pending_player=jnp.full(MAX_PENDING, -1, I32),
         pending_energy=jnp.full(MAX_PENDING, -1, I32), num_pending=I32(0), winner=I32(-1),
-        decisions=I32(0), rng_counter=I32(0), deck_ids=jnp.asarray(deck_ids, I32))
+        decisions=I32(0), rng_counter=I32(0), turn_limit=jnp.asarray(options.turn_limit, I32),
+        first_turn_draw=jnp.asarray(options.first_turn_draw, jnp.bool_),
+        first_turn_supporter=jnp.asarray(options.first_turn_supporter, jnp.bool_),
+        deck_ids=jnp.asarray(deck_ids, I32))
     state, heads = coin_if(key, state, True)
     first = jnp.where(heads, 0, 1).astype(I32)
     for p in (0, 1):
@@ -430,8 +435,9 @@ class Board(NamedTuple):
     """bool: a Bench spot is empty."""
     opponent_bench: jax.Array
     """bool: the opponent has a Benched Pokémon."""
-    supporter_played: jax.Array
-    """bool: a Supporter was played this turn."""
+    no_supporter: jax.Array
+    """bool: no Supporter may be played (one was this turn, or it is turn 1 and
+    ``first_turn_supporter`` is off)."""
 
 
 def board_of(state: GameState, p) -> Board:
@@ -443,7 +449,8 @@ def board_of(state: GameState, p) -> Board:
                  can_evolve=(state.turn > 2) & here & (me.entered_turn != state.turn),
                  damaged=here & (me.damage > 0), bench_free=first_empty_bench(me) < NUM_SLOTS,
                  opponent_bench=jnp.any(occupied(opp)[1:]),
-                 supporter_played=me.supporter_played)
+                 no_supporter=me.supporter_played | (
+                     (state.turn == 1) & ~state.first_turn_supporter))
 
 
 def trainer_ok(board: Board, card):
@@ -461,7 +468,7 @@ def trainer_ok(board: Board, card):
          (op == Op.HEAL) | (op == Op.COIN_UNTIL_TAILS_ATTACH) | (op == Op.NONE)],
         [board.opponent_bench, active_named & jnp.any(board.occupied[1:]), False], True)
     ok = jnp.concatenate([targeted_ok, untargeted_ok[None]])
-    return ok & ~(_card("is_supporter", card) & board.supporter_played)
+    return ok & ~(_card("is_supporter", card) & board.no_supporter)
 
 
 def ability_ok(state: GameState, p):
@@ -899,12 +906,13 @@ def end_turn(key, state: GameState) -> GameState:
         active_damage_bonus=I32(0), retreat_discount=I32(0)))
     state = resolve_knockouts(checkup(key, state))
     running = state.phase != OVER
-    state = finish(state, -1, running & (state.turn >= TURN_LIMIT))
+    state = finish(state, -1, running & (state.turn >= state.turn_limit))
     return state.replace(phase=jnp.where(state.phase == OVER, state.phase, START_TURN))
 
 
 def start_turn(key, state: GameState) -> GameState:
-    """Next turn: the Energy Zone moves on (not on turn 1), then draw 1."""
+    """Next turn: the Energy Zone moves on (not on turn 1), then draw 1 (on turn 1 only if
+    ``first_turn_draw``)."""
     state = state.replace(turn=state.turn + 1)
     p = turn_player(state)
     me = base = player(state, p)
@@ -912,7 +920,8 @@ def start_turn(key, state: GameState) -> GameState:
     state, r = randint_if(key, state, me.num_energy_types, moves)
     me = me.replace(zone_current=jnp.where(moves, me.zone_next, me.zone_current),
                     zone_next=jnp.where(moves, me.energy_types[r], me.zone_next))
-    return set_player(state, p, draw(me), base).replace(phase=I32(MAIN))
+    return set_player(state, p, draw(me, moves | state.first_turn_draw), base).replace(
+        phase=I32(MAIN))
 
 
 def advance(key, state: GameState) -> GameState:

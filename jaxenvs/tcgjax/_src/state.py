@@ -107,7 +107,7 @@ PLAYER_FIELDS = tuple(PlayerState.__dataclass_fields__)
 #: The game's scalars, packed into ``GameState.counters`` (``packed``).
 GAME_COUNTERS = packed.Group("counters", {
     "first_player": "The player who goes first (odd turns are theirs).",
-    "turn": "Current turn, 1..TURN_LIMIT (0 during setup).",
+    "turn": "Current turn, 1..``turn_limit`` (0 during setup).",
     "phase": "Index into ``PHASES``. At a decision: SETUP, MAIN, OVER, or any phase with a "
              "pending choice (the flow resumes there once the choices are answered).",
     "setup_player": "The player placing Pokémon during SETUP.",
@@ -116,7 +116,11 @@ GAME_COUNTERS = packed.Group("counters", {
     "decisions": "Actions taken so far.",
     "rng_counter": "Random calls made so far: call k uses ``fold_in(game key, k)`` "
                    "(``rng.py``).",
-})
+    "turn_limit": "``RuleOptions.turn_limit``: the turn after which an undecided game is a "
+                  "draw.",
+    "first_turn_draw": "bool: ``RuleOptions.first_turn_draw``.",
+    "first_turn_supporter": "bool: ``RuleOptions.first_turn_supporter``.",
+}, flags=("first_turn_draw", "first_turn_supporter"))
 #: The pending choices, packed into ``GameState.pending`` ([choice, fact]).
 PENDING = packed.Group("pending", {
     "pending_kind": "[3] pending choices in order, index into ``CHOICE_KINDS``, -1 after "
@@ -135,7 +139,7 @@ class GameState:
     players: PlayerState
     """Both players, stacked on a leading axis of size 2."""
     counters: jax.Array
-    """[8] ``GAME_COUNTERS``."""
+    """[11] ``GAME_COUNTERS``."""
     pending: jax.Array
     """[3, 3] ``PENDING`` per choice."""
     deck_ids: jax.Array

@@ -75,6 +75,9 @@ def from_dict(data: dict, deck_ids=(-1, -1), rng_counter: int | None = None) -> 
         num_pending=np.int32(len(pending)),
         winner=np.int32(-1 if data["winner"] is None else data["winner"]),
         decisions=np.int32(data["decisions"]), rng_counter=np.int32(counter or 0),
+        turn_limit=np.int32(data["options"]["turn_limit"]),
+        first_turn_draw=np.bool_(data["options"]["first_turn_draw"]),
+        first_turn_supporter=np.bool_(data["options"]["first_turn_supporter"]),
         deck_ids=np.asarray(deck_ids, np.int32))
 
 
@@ -131,6 +134,9 @@ def to_dict(state: GameState) -> dict:
                          "energy": _opt(s.pending_energy[i])} for i in range(n)],
             "current_player": int(current_player(s)), "over": over,
             "winner": _opt(s.winner), "decisions": int(s.decisions),
+            "options": {"turn_limit": int(s.turn_limit),
+                        "first_turn_draw": bool(s.first_turn_draw),
+                        "first_turn_supporter": bool(s.first_turn_supporter)},
             "rng_counter": int(s.rng_counter)}
 
 

@@ -35,6 +35,7 @@ from jaxenvs._src.loop_vmap import loop_vmap
 from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import GameState, rewards
 from jaxenvs.tcgjax.cards import Deck, sample_decks
+from jaxenvs.tcgjax.constants import RuleOptions
 from jaxenvs.tcgjax.reference import convert
 from jaxenvs.tcgjax.reference.policies import RandomPolicy
 from jaxenvs.tcgjax.reference.rules import action_mask, new_game, step
@@ -116,7 +117,8 @@ def digest(state: GameState, mask, reward, xp=np):
 @dataclass
 class ReferenceRun:
     """The reference's games: per game its seed, decks (``Deck`` pair and sample-deck indices,
-    -1 for other decks), actions and digests (after new_game, then after each action)."""
+    -1 for other decks), actions and digests (after new_game, then after each action); all
+    played by ``options``."""
 
     seeds: list[int]
     decks: list[tuple[Deck, Deck]]
@@ -124,6 +126,7 @@ class ReferenceRun:
     actions: list[list[int]]
     digests: list[np.ndarray]
     outcomes: list[int | None]
+    options: RuleOptions = RuleOptions()
 
 
 def sample_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
@@ -135,12 +138,13 @@ def sample_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
             pairs)
 
 
-def reference_run(seeds, decks, deck_ids) -> ReferenceRun:
-    """Play each game in the reference (random players, ``policy_seed``), recording digests."""
-    run = ReferenceRun(list(seeds), list(decks), list(deck_ids), [], [], [])
+def reference_run(seeds, decks, deck_ids, options: RuleOptions = RuleOptions()) -> ReferenceRun:
+    """Play each game in the reference by ``options`` (random players, ``policy_seed``),
+    recording digests."""
+    run = ReferenceRun(list(seeds), list(decks), list(deck_ids), [], [], [], options)
     for g, src in enumerate(sources(seeds)):
         policies = [RandomPolicy(PythonRandomSource(policy_seed(g, p))) for p in (0, 1)]
-        game = new_game(*decks[g], src)
+        game = new_game(*decks[g], src, options)
         actions, digests = [], []
 
         def record():
@@ -163,11 +167,12 @@ def observe(state: GameState):
     return digest(state, engine.legal_action_mask(state), rewards(state), jnp)
 
 
-@jax.jit
-def batch_new_game(seeds, cards, types, num_types, deck_ids):
-    """(states, digests) of new games; per game its seed and ``engine.deck_arrays`` of both
-    decks (stacked) and deck ids."""
-    states = jax.vmap(lambda s, c, t, n, i: engine.new_game(jax.random.key(s), c, t, n, i))(
+@functools.partial(jax.jit, static_argnames="options")
+def batch_new_game(seeds, cards, types, num_types, deck_ids, options=RuleOptions()):
+    """(states, digests) of new games by ``options``; per game its seed and
+    ``engine.deck_arrays`` of both decks (stacked) and deck ids."""
+    states = jax.vmap(lambda s, c, t, n, i: engine.new_game(jax.random.key(s), c, t, n, i,
+                                                            options))(
         seeds, cards, types, num_types, deck_ids)
     return states, jax.vmap(observe)(states)
 
@@ -220,7 +225,8 @@ def jax_digests(run: ReferenceRun, batch: int | None = None, form: str = "loop")
         actions[:len(acts), g] = acts
     seeds = pad_games(np.asarray(run.seeds, np.uint32), size)
     states, first = batch_new_game(seeds, *(pad_games(x, size) for x in
-                                            deck_batch(run.decks, run.deck_ids)))
+                                            deck_batch(run.decks, run.deck_ids)),
+                                   options=run.options)
     out = [np.asarray(first)]
     for t in range(steps):
         states, d = batch_step(states, pad_games(actions[t], size), seeds, form)
@@ -244,10 +250,10 @@ def first_divergence(run: ReferenceRun, g: int, batch: int = 1, form: str = "loo
     each differing field with both values, and the reference's log around it. (The JAX side
     runs as entry 0 of a batch of ``batch``, to reuse a compiled ``batch_step``.)"""
     seed, actions = run.seeds[g], run.actions[g]
-    game = new_game(*run.decks[g], JaxKeyRandomSource(seed))
+    game = new_game(*run.decks[g], JaxKeyRandomSource(seed), run.options)
     seeds = np.full(batch, seed, np.uint32)
     decks = (np.repeat(x, batch, axis=0) for x in deck_batch([run.decks[g]], [run.deck_ids[g]]))
-    states, _ = batch_new_game(seeds, *decks)
+    states, _ = batch_new_game(seeds, *decks, options=run.options)
     for t in range(len(actions) + 1):
         state = jax.tree.map(lambda x: x[0], states)
         ref, got = game.to_dict(), convert.to_dict(state)
@@ -270,11 +276,11 @@ def first_divergence(run: ReferenceRun, g: int, batch: int = 1, form: str = "loo
     return f"game {g}: no difference found in a step-by-step replay"
 
 
-def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "loop"
-          ) -> tuple[ReferenceRun, list[tuple[int, int]]]:
-    """Run ``num_games`` sample-deck games in both engines (the JAX one in ``form``,
-    ``batch_step``'s); the reference run and the disagreeing games."""
-    run = reference_run(*sample_games(num_games, seed))
+def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "loop",
+          options: RuleOptions = RuleOptions()) -> tuple[ReferenceRun, list[tuple[int, int]]]:
+    """Run ``num_games`` sample-deck games by ``options`` in both engines (the JAX one in
+    ``form``, ``batch_step``'s); the reference run and the disagreeing games."""
+    run = reference_run(*sample_games(num_games, seed), options)
     return run, disagreements(run, jax_digests(run, batch, form))
 
 
@@ -284,9 +290,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--form", choices=FORMS, default="loop",
                         help="the JAX engine's batched form (batch_step)")
+    parser.add_argument("--turn-limit", type=int, default=RuleOptions.turn_limit)
+    parser.add_argument("--no-first-turn-draw", action="store_true",
+                        help="the first player does not draw on turn 1")
+    parser.add_argument("--no-first-turn-supporter", action="store_true",
+                        help="no Supporter on turn 1")
     args = parser.parse_args()
+    if args.turn_limit < 1:
+        parser.error(f"--turn-limit must be at least 1, got {args.turn_limit}")
+    options = RuleOptions(args.turn_limit, not args.no_first_turn_draw,
+                          not args.no_first_turn_supporter)
     start = time.perf_counter()
-    run = reference_run(*sample_games(args.games, args.seed))
+    run = reference_run(*sample_games(args.games, args.seed), options)
     mid = time.perf_counter()
     bad = disagreements(run, jax_digests(run, form=args.form))
     end = time.perf_counter()

@@ -12,6 +12,7 @@ from typing import Callable
 
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import Deck
+from jaxenvs.tcgjax.constants import RuleOptions
 from jaxenvs.tcgjax.reference.rules import legal_actions, new_game, step
 from jaxenvs.tcgjax.reference.state import ChoiceKind, Game, Phase
 from jaxenvs.tcgjax.rng import RandomSource
@@ -64,10 +65,11 @@ class ScriptedPolicy:
 
 
 def play_game(deck0: Deck, deck1: Deck, rng: RandomSource, policies: tuple[Policy, Policy],
-              on_step: Callable[[Game, int], None] | None = None) -> Game:
-    """Play a whole game: ``policies[p]`` decides for player p. ``on_step(game, action)`` is
-    called before each action is applied."""
-    game = new_game(deck0, deck1, rng)
+              on_step: Callable[[Game, int], None] | None = None,
+              options: RuleOptions = RuleOptions()) -> Game:
+    """Play a whole game by ``options``: ``policies[p]`` decides for player p.
+    ``on_step(game, action)`` is called before each action is applied."""
+    game = new_game(deck0, deck1, rng, options)
     while not game.over:
         action = policies[game.current_player](game)
         if on_step is not None:

@@ -8,6 +8,7 @@ every coin it expects. Pokémon are given as card ids or built with ``pokemon``.
 from __future__ import annotations
 
 from jaxenvs.tcgjax.cards import card
+from jaxenvs.tcgjax.constants import RuleOptions
 from jaxenvs.tcgjax.effects import TYPE_BY_NAME, EType
 from jaxenvs.tcgjax.reference.state import Game, Phase, Player, PokemonInPlay, Status
 from jaxenvs.tcgjax.rng import RandomSource, ScriptedRandomSource
@@ -44,7 +45,8 @@ def player(active: str | PokemonInPlay | None = None,
 
 
 def position(p0: Player, p1: Player, turn: int = 3, first_player: int = 0,
-             rng: RandomSource | None = None) -> Game:
-    """A game in MAIN of ``turn`` (turn player: ``first_player`` on odd turns)."""
+             rng: RandomSource | None = None, options: RuleOptions = RuleOptions()) -> Game:
+    """A game in MAIN of ``turn`` (turn player: ``first_player`` on odd turns), played by
+    ``options``."""
     return Game(players=[p0, p1], rng=rng if rng is not None else ScriptedRandomSource(),
-                first_player=first_player, turn=turn, phase=Phase.MAIN)
+                first_player=first_player, turn=turn, phase=Phase.MAIN, options=options)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax.cards import Attack, Card, Deck
-from jaxenvs.tcgjax.constants import OPENING_HAND, TURN_LIMIT, WEAKNESS_BONUS, WIN_POINTS
+from jaxenvs.tcgjax.constants import OPENING_HAND, WEAKNESS_BONUS, WIN_POINTS, RuleOptions
 from jaxenvs.tcgjax.effects import EType
 from jaxenvs.tcgjax.reference import effects
 from jaxenvs.tcgjax.reference.state import (
@@ -36,8 +36,9 @@ def draw_zone(player: Player, rng: RandomSource) -> EType:
     return player.energy_types[rng.randint(len(player.energy_types))]
 
 
-def new_game(deck0: Deck, deck1: Deck, rng: RandomSource) -> Game:
-    """A game at its first decision: the first player's setup placement.
+def new_game(deck0: Deck, deck1: Deck, rng: RandomSource,
+             options: RuleOptions = RuleOptions()) -> Game:
+    """A game at its first decision: the first player's setup placement, played by ``options``.
 
     Random calls, in order: coin (heads: player 0 goes first), opening deal of player 0 then
     player 1, then each player's first shown Energy Zone energy (player 0, then 1).
@@ -49,7 +50,8 @@ def new_game(deck0: Deck, deck1: Deck, rng: RandomSource) -> Game:
         players.append(Player(deck=rest, energy_types=deck.energy, hand=hand))
     for player in players:
         player.zone_next = draw_zone(player, rng)
-    game = Game(players=players, rng=rng, first_player=first, setup_player=first)
+    game = Game(players=players, rng=rng, first_player=first, setup_player=first,
+                options=options)
     game.say(f"P{first} goes first")
     return game
 
@@ -147,7 +149,8 @@ def can_play(game: Game, p: int, card: Card, slot: int | None) -> bool:
         if slot is None:
             return card.is_basic and me.first_empty_bench() is not None
         return card.stage > 0 and can_evolve(game, card, me.slots[slot])
-    if card.is_supporter and me.supporter_played:
+    if card.is_supporter and (me.supporter_played or (
+            game.turn == 1 and not game.options.first_turn_supporter)):
         return False
     _, condition, targeted = effects.TRAINERS[card.trainer_effect.op]
     if targeted != (slot is not None):
@@ -336,12 +339,14 @@ def advance(game: Game) -> None:
 
 
 def start_turn(game: Game) -> None:
-    """Next turn: the Energy Zone moves on (not on turn 1), then draw 1."""
+    """Next turn: the Energy Zone moves on (not on turn 1), then draw 1 (on turn 1 only if
+    ``options.first_turn_draw``)."""
     game.turn += 1
     me = game.players[game.turn_player]
     if game.turn > 1:
         me.zone_current, me.zone_next = me.zone_next, draw_zone(me, game.rng)
-    me.draw()
+    if game.turn > 1 or game.options.first_turn_draw:
+        me.draw()
     game.phase = Phase.MAIN
     game.say(f"turn {game.turn}: P{game.turn_player}")
 
@@ -356,8 +361,8 @@ def end_turn(game: Game) -> None:
     resolve_knockouts(game)
     if game.over:
         return
-    if game.turn >= TURN_LIMIT:
-        finish(game, None, f"turn limit {TURN_LIMIT}: draw")
+    if game.turn >= game.options.turn_limit:
+        finish(game, None, f"turn limit {game.options.turn_limit}: draw")
         return
     game.phase = Phase.START_TURN
 

@@ -8,10 +8,11 @@ of the deck is index 0.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from jaxenvs.tcgjax.actions import HAND_MAX, NUM_SLOTS
 from jaxenvs.tcgjax.cards import Card, card
+from jaxenvs.tcgjax.constants import RuleOptions
 from jaxenvs.tcgjax.effects import NUM_TYPES, EType
 from jaxenvs.tcgjax.rng import RandomSource
 
@@ -171,7 +172,8 @@ class Game:
     rng: RandomSource
     first_player: int
     turn: int = 0
-    """Current turn, 1..TURN_LIMIT (0 during setup). Odd turns belong to ``first_player``."""
+    """Current turn, 1..``options.turn_limit`` (0 during setup). Odd turns belong to
+    ``first_player``."""
     phase: Phase = Phase.SETUP
     setup_player: int = 0
     """The player placing Pokémon during SETUP."""
@@ -181,6 +183,8 @@ class Game:
     log: list[str] = field(default_factory=list)
     decisions: int = 0
     """Number of actions taken so far."""
+    options: RuleOptions = RuleOptions()
+    """The rules where sources disagree."""
 
     @property
     def turn_player(self) -> int:
@@ -236,6 +240,7 @@ class Game:
                             for c in self.pending],
                 "current_player": self.current_player, "over": self.over,
                 "winner": self.winner, "decisions": self.decisions,
+                "options": asdict(self.options),
                 "rng_counter": getattr(self.rng, "counter", None)}
 
 
@@ -270,5 +275,6 @@ def game_from_dict(data: dict, rng: RandomSource) -> Game:
                 setup_player=data["setup_player"],
                 pending=[Choice(ChoiceKind(c["kind"]), c["player"], etype(c["energy"]))
                          for c in data["pending"]],
-                winner=data["winner"], decisions=data["decisions"])
+                winner=data["winner"], decisions=data["decisions"],
+                options=RuleOptions(**data["options"]))
 
