@@ -32,7 +32,8 @@ class Environment(environment.Environment):
     subclass whose step is mostly branches (a game engine's rules) sets ``loop_on_cpu``: on
     the XLA:CPU fast path (``jaxenvs._src.gate``) a batch then runs env by env in one kernel
     (``jaxenvs._src.loop_vmap``), where each branch, the auto-reset among them, runs only
-    where it applies. The result is the same, bit for bit: each finished env gets
+    where it applies; in the plain form its auto-reset runs only for the envs whose episode
+    ended (``branches.rarely``). The result is the same, bit for bit: each finished env gets
     ``reset_env`` of the same key.
     """
 
@@ -42,7 +43,8 @@ class Environment(environment.Environment):
     #: either player's view.
     num_players: int = 1
     #: On the fast path, step a batch env by env in one kernel, each env's auto-reset a real
-    #: branch; elsewhere gymnax's step under ``vmap`` (class docstring).
+    #: branch; elsewhere the step under ``vmap``, its auto-reset only for the envs whose
+    #: episode ended (class docstring).
     loop_on_cpu: bool = False
     #: With ``loop_on_cpu``: each env's results written as one row of a ``[batch, entries]``
     #: array (``loop_vmap``'s ``rows``), fewer instructions where the state and observation
@@ -90,6 +92,8 @@ class Environment(environment.Environment):
         if self.loop_on_cpu and gate.enabled():
             return loop_vmap(self._step_then_reset, updates={1: 1}, rows=self.loop_rows)(
                 key, state, action, params)
+        if self.loop_on_cpu:
+            return self._step_then_reset(self._own_key(key), state, action, params)
         return environment.Environment.step(self, self._own_key(key), state, action, params)
 
     def _check_action(self, action, params) -> None:
@@ -111,15 +115,17 @@ class Environment(environment.Environment):
             raise ValueError(f"{self.name}'s actions are numbers, got {dtype}")
 
     def _step_then_reset(self, key, state, action, params):
-        """One env's step and, where its episode ended, its reset: a real branch, and one
-        that writes the reset over the step's observation and state in place
-        (``branches.when``), where a ``cond`` would copy both into its results at every step
-        (``docs/game-engines-on-cpu.md``, "The auto-reset")."""
+        """One env's step and, where its episode ended, its reset (``branches.rarely``): on
+        the fast path a real branch, and one that writes the reset over the step's
+        observation and state in place, where a ``cond`` would copy both into its results at
+        every step (``docs/game-engines-on-cpu.md``, "The auto-reset"); in the plain form
+        under ``vmap``, a reset of only the envs whose episode ended, where gymnax's step
+        resets every env and selects."""
         key_step, key_reset = jax.random.split(key)
         obs_st, state_st, reward, terminated, info = self.step_env(key_step, state, action,
                                                                    params)
         truncated = self.is_truncated(state_st, params)
-        obs, state = branches.when(terminated | truncated,
+        obs, state = branches.rarely(terminated | truncated,
                                    lambda _, key, params: self.reset_env(key, params),
                                    (obs_st, state_st), key_reset, params)
         info = {**info, "terminated": terminated, "truncated": truncated,

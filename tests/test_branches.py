@@ -265,3 +265,51 @@ def test_by_batching_runs_the_alone_form_unbatched_and_the_vectorized_form_batch
 
     assert int(jax.jit(call)(jnp.int32(0))) == 1
     np.testing.assert_array_equal(jax.jit(jax.vmap(call))(jnp.zeros(3, jnp.int32)), [2, 2, 2])
+
+
+def _sines(jaxpr):
+    """The shapes of every ``sin`` in ``jaxpr`` and the jaxprs inside it."""
+    found = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "sin":
+            found.append(tuple(eqn.outvars[0].aval.shape))
+        for param in eqn.params.values():
+            for inner in (param if isinstance(param, (list, tuple)) else [param]):
+                inner = getattr(inner, "jaxpr", inner)
+                if hasattr(inner, "eqns"):
+                    found += _sines(inner)
+    return found
+
+
+def test_rarely_is_when_and_its_plain_form_computes_only_where_pred_holds(monkeypatch):
+    """``rarely`` gives ``when``'s results in every form, unbatched and under ``vmap`` at
+    batch sizes below, at and past its chunk size, with none, some or all envs selected and a
+    shared operand; the plain batched form computes ``fun`` on chunks of a sixteenth of the
+    batch, never on the whole batch."""
+    def fun(state, key, scale):
+        return {"a": state["a"] + jnp.sin(jax.random.uniform(key) * scale),
+                "b": state["b"] * 2}
+
+    def both(pred, state, key, scale):
+        return (gated.rarely(pred, fun, state, key, scale),
+                gated.selected(pred, [state, fun(state, key, scale)]))
+
+    for plain in (False, True):
+        if plain:
+            monkeypatch.setenv(gate.ENV_VAR, "0")
+        for pred in (True, False):
+            got, want = jax.jit(both)(jnp.bool_(pred), {"a": 1.0, "b": 2}, jax.random.key(0),
+                                      3.0)
+            jax.tree.map(np.testing.assert_array_equal, got, want)
+        for size in (1, 5, 16, 17, 100):
+            for share in (0.0, 0.1, 1.0):
+                preds = jax.random.bernoulli(jax.random.key(size), share, (size,))
+                state = {"a": jnp.arange(size, dtype=jnp.float32), "b": jnp.arange(size)}
+                keys = jax.random.split(jax.random.key(1), size)
+                got, want = jax.jit(jax.vmap(both, (0, 0, 0, None)))(preds, state, keys, 3.0)
+                jax.tree.map(np.testing.assert_array_equal, got, want)
+    batch = 100
+    args = (jnp.zeros(batch, bool), {"a": jnp.zeros(batch), "b": jnp.zeros(batch, jnp.int32)},
+            jax.random.split(jax.random.key(1), batch), 3.0)
+    rare = jax.vmap(lambda *a: gated.rarely(a[0], fun, *a[1:]), (0, 0, 0, None))
+    assert _sines(jax.make_jaxpr(rare)(*args).jaxpr) == [(7,)]  # ceil(100 / 16)

@@ -1,6 +1,6 @@
-"""Branches of the rules: ``switch``, ``cond``, ``cond_on_setting``, ``when``,
-``switch_in_place``, and a computation in two forms, ``by_batching`` (``first_rows``: a table
-whose rows past a count are skipped).
+"""Branches of the rules: ``switch``, ``cond``, ``cond_on_setting``, ``when`` (``rarely``:
+``when`` for a rare condition), ``switch_in_place``, and a computation in two forms,
+``by_batching`` (``first_rows``: a table whose rows past a count are skipped).
 
 On the fast path (``gate``) each is ``cpu_kernels.branches``'s: real branches where an env
 steps alone inside its kernel, and a batched form that keeps shared tables unbroadcast.
@@ -63,6 +63,53 @@ def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:
     if kernels is None:
         return selected(pred, [state, fun(state, *operands)])
     return kernels.branches.when(pred, fun, state, *operands)
+
+
+def rarely(pred: jax.Array, fun: Callable, state: Any, *operands: Any,
+           fraction: int = 16) -> Any:
+    """``when(pred, fun, state, *operands)`` for a ``pred`` that holds for few envs of a batch
+    (an episode's end, whose reset is costly). Its plain form under ``vmap`` computes ``fun``
+    only for the envs where ``pred`` holds, gathered into chunks of ``1 / fraction`` of the
+    batch (``_rare_rule``), where ``when`` computes it for every env; the results are the same.
+    Unbatched, and on the fast path, it is ``when``."""
+    if gate.kernels() is not None:
+        return when(pred, fun, state, *operands)
+    rare = jax.custom_batching.custom_vmap(
+        lambda pred, state, *operands: selected(pred, [state, fun(state, *operands)]))
+    rare.def_vmap(lambda axis_size, in_batched, *args: _rare_rule(fun, fraction, axis_size,
+                                                                  in_batched, *args))
+    return rare(jnp.asarray(pred), state, *operands)
+
+
+def _rare_rule(fun: Callable, fraction: int, axis_size: int, in_batched: Sequence[Any],
+               pred: jax.Array, state: Any, *operands: Any) -> tuple[Any, Any]:
+    """``rarely``'s batched form: the indices of the envs where ``pred`` holds, in order, then
+    a loop over chunks of them (as many as they fill), each gathering its envs' ``state`` and
+    batched operands, computing ``fun`` under ``vmap`` and writing the results back at their
+    indices. Unbatched operands (parameters) stay unbatched."""
+    pred_batched, state_batched, *operands_batched = in_batched
+    if not pred_batched:
+        pred = jnp.broadcast_to(pred, (axis_size,))
+    state = jax.tree.map(lambda x, b: x if b else jnp.broadcast_to(x, (axis_size,) + x.shape),
+                         state, state_batched)
+    size = max(1, -(-axis_size // fraction))
+    num_chunks = -(-axis_size // size)
+    rows = jnp.nonzero(pred, size=num_chunks * size, fill_value=axis_size)[0]
+    operand_axes = [jax.tree.map(lambda b: 0 if b else None, b) for b in operands_batched]
+
+    def chunk(k, state):
+        index = jax.lax.dynamic_slice_in_dim(rows, k * size, size)
+        take = jnp.where(index < axis_size, index, 0)  # padding reads env 0, written nowhere
+        gathered = [jax.tree.map(lambda x, axis: x[take] if axis == 0 else x, operand, axes)
+                    for operand, axes in zip(operands, operand_axes)]
+        new = jax.vmap(fun, (0, *operand_axes))(jax.tree.map(lambda x: x[take], state),
+                                                *gathered)
+        return jax.tree.map(lambda x, y: x.at[index].set(y, mode="drop"),
+                            state, new)
+
+    count = jnp.sum(pred, dtype=jnp.int32)
+    state = jax.lax.fori_loop(0, (count + size - 1) // size, chunk, state)
+    return state, jax.tree.map(lambda _: True, state)
 
 
 def switch_in_place(index: jax.Array, branches: Sequence[Callable], state: Any,
