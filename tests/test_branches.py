@@ -107,15 +107,15 @@ def test_a_shared_index_runs_one_branch_over_the_batched_operands():
 def test_a_shared_setting_runs_one_branch_in_the_plain_form(monkeypatch):
     monkeypatch.setenv(gate.ENV_VAR, "0")
     rows = jnp.asarray([3, 4, 5], jnp.int32)
-    for pred in (True, False):
-        ours = jax.vmap(lambda r, p: gated.cond_on_setting(p, _look_up, _negate, r, 2),
+    for index in (1, 0):
+        ours = jax.vmap(lambda r, i: gated.switch_on_setting(i, (_negate, _look_up), r, 2),
                         in_axes=(0, None))
-        np.testing.assert_array_equal(jax.jit(ours)(rows, jnp.bool_(pred)),
-                                      TABLE[rows, 2] if pred else -rows)
-        names = [e.primitive.name for e in jax.make_jaxpr(ours)(rows, jnp.bool_(pred)).eqns]
+        np.testing.assert_array_equal(jax.jit(ours)(rows, jnp.int32(index)),
+                                      TABLE[rows, 2] if index else -rows)
+        names = [e.primitive.name for e in jax.make_jaxpr(ours)(rows, jnp.int32(index)).eqns]
         assert names.count("cond") == 1 and "select_n" not in names
-    batched = jax.vmap(lambda r, p: gated.cond_on_setting(p, _look_up, _negate, r, 2))
-    np.testing.assert_array_equal(batched(rows, jnp.asarray([True, False, True])),
+    batched = jax.vmap(lambda r, i: gated.switch_on_setting(i, (_negate, _look_up), r, 2))
+    np.testing.assert_array_equal(batched(rows, jnp.asarray([1, 0, 1])),
                                   jnp.asarray([TABLE[3, 2], -4, TABLE[5, 2]]))
 
 

@@ -1,10 +1,10 @@
-"""Branches of the rules: ``switch``, ``cond``, ``cond_on_setting``, ``when`` (``rarely``:
+"""Branches of the rules: ``switch``, ``cond``, ``switch_on_setting``, ``when`` (``rarely``:
 ``when`` for a rare condition), ``switch_in_place``, and a computation in two forms,
 ``by_batching`` (``first_rows``: a table whose rows past a count are skipped).
 
 On the fast path (``gate``) each is ``cpu_kernels.branches``'s: real branches where an env
 steps alone inside its kernel, and a batched form that keeps shared tables unbroadcast.
-Elsewhere (the plain form, what a GPU runs) every branch is computed (``cond_on_setting``
+Elsewhere (the plain form, what a GPU runs) every branch is computed (``switch_on_setting``
 aside) and ``selected`` picks each result leaf from the branch taken: what ``vmap`` makes of
 ``lax.switch`` and ``lax.cond`` anyway, without their batching's copies (they broadcast every
 operand, and every table a branch reads, to the batch before each branch). The results are the
@@ -43,17 +43,16 @@ def cond(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: An
                                  result_shapes=result_shapes)
 
 
-def cond_on_setting(pred: jax.Array, true_fun: Callable, false_fun: Callable, *operands: Any,
-                    result_shapes: Any = None) -> Any:
-    """``cond`` on a setting that a batch usually shares (an env param, such as the opponent's
-    policy). In the plain form a ``lax.cond``: under ``vmap`` of a shared ``pred`` only the
-    branch taken runs (a batched ``pred`` runs both, with ``vmap``'s copies of the operands);
-    on the fast path, ``cond``."""
+def switch_on_setting(index: jax.Array, branches: Sequence[Callable], *operands: Any,
+                      result_shapes: Any = None) -> Any:
+    """``switch`` on a setting that a batch usually shares (an env param, such as the
+    opponent's policy). In the plain form a ``lax.switch``: under ``vmap`` of a shared
+    ``index`` only the branch taken runs (a batched ``index`` runs them all, with ``vmap``'s
+    copies of the operands); on the fast path, ``switch``."""
     kernels = gate.kernels()
     if kernels is None:
-        return jax.lax.cond(pred, true_fun, false_fun, *operands)
-    return kernels.branches.cond(pred, true_fun, false_fun, *operands,
-                                 result_shapes=result_shapes)
+        return jax.lax.switch(index, branches, *operands)
+    return kernels.branches.switch(index, branches, *operands, result_shapes=result_shapes)
 
 
 def when(pred: jax.Array, fun: Callable, state: Any, *operands: Any) -> Any:

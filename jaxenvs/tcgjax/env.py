@@ -92,8 +92,8 @@ def opponent_action(state: TCGJaxState, opponent):
         key = jax.random.wrap_key_data(state.opponent_key)
         return observe.random_action(state.mask, key, state.opponent_decisions)
 
-    return branches.cond_on_setting(opponent == 1, scripted, random, state,
-                                    result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
+    return branches.switch_on_setting(opponent, (random, scripted), state,
+                                      result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
 
 
 def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
