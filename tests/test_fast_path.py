@@ -18,12 +18,13 @@ from tests.fast_path import fast_path_only
 
 BATCH = 12
 #: Steps per rollout, and a shorter episode where the default one outlasts them: each
-#: rollout crosses auto-resets (the test checks).
+#: rollout crosses auto-resets (the test checks). PokeJAX plays its heuristic opponent, the
+#: policy with the most code.
 ROLLOUTS = {
     "Pong": (300, {"max_steps_in_episode": 40}),
     "PongContinuous": (300, {"max_steps_in_episode": 40}),
     "HalfCheetah": (60, {"max_steps_in_episode": 25}),
-    "PokeJAX": (80, {}),
+    "PokeJAX": (80, {"opponent": 2}),
     "PokeJAX2P": (120, {"max_steps_in_episode": 90}),
     "TCGJax": (80, {}),
     "TCGJax2P": (80, {}),

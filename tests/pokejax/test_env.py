@@ -48,7 +48,7 @@ def test_params_are_checked(env_params):
     with pytest.raises(ValueError, match="max_steps_in_episode"):
         env.check_params(params.replace(max_steps_in_episode=0))
     with pytest.raises(ValueError, match="opponent"):
-        env.check_params(params.replace(opponent=2))
+        env.check_params(params.replace(opponent=len(opponents.POLICIES)))
 
 
 def _battle_inputs(key, params):
@@ -185,6 +185,86 @@ def test_greedy_prefers_the_sure_ko_and_switches_only_when_forced():
                             hp=state.hp.at[1, 0].set(0),
                             request=state.request.at[1].set(REQ_SWITCH).at[0].set(0))
     assert _greedy_choice(fainted) == 4
+
+
+_heuristic = jax.jit(opponents.heuristic)
+
+
+def _team_position(p1_active, p2_sets, **changes):
+    """A battle at turn 1 between a lone level-100 p1 ``p1_active`` and a level-100 p2 team of
+    ``p2_sets`` ((species, moves) pairs, the first active); ``changes``: p2's active Pokémon's
+    ``hp``, or its stat stage ``atk``, ``def``, ``spa``, ``spd``."""
+    p1 = [tm.PokemonSet(p1_active, ("tackle",))]
+    p2 = [tm.PokemonSet(species, tuple(moves)) for species, moves in p2_sets]
+    state = replay.initial_state([5, 6, 7, 8], [tm.pack(p1), tm.pack(p2)])
+    active = int(state.party[1, 0])
+    for name, value in changes.items():
+        if name == "hp":
+            state = state.replace(hp=state.hp.at[1, active].set(value))
+        else:
+            stat = ("atk", "def", "spa", "spd").index(name)
+            state = state.replace(boosts=state.boosts.at[1, active, stat].set(value))
+    return state
+
+
+def _heuristic_choice(state):
+    legal = replay.jitted()[2](state)[1]
+    return int(_heuristic(jax.random.key(0), state, 1, legal))
+
+
+# Against Golem (Rock/Ground, base Speed 45), poke-env's matchups of p2's Pokémon: Charizard
+# 0.5 - 4 + 0.1 (Fire and Flying resisted, Rock hits it 4x) = -3.4, under -2; Rattata -0.4;
+# Blastoise and Starmie 4 - 1 + 0.1 = 3.1 (Water hits Golem 4x); Kingler 3.1.
+_CHARIZARD = ("charizard", ("flamethrower", "fly"))
+_RATTATA = ("rattata", ("tackle",))
+_BLASTOISE = ("blastoise", ("surf",))
+
+
+@pytest.mark.parametrize("team, changes, action, why", [
+    ([_CHARIZARD, _RATTATA, _BLASTOISE], {}, 5, "a matchup under -2: to Blastoise, the best"),
+    ([_CHARIZARD, _RATTATA], {}, 0, "no switch of positive matchup: stays, Flamethrower"),
+    ([_BLASTOISE, _RATTATA, ("starmie", ("surf",))], {}, 0, "a good matchup: stays"),
+    ([_BLASTOISE, _RATTATA, ("starmie", ("surf",))], {"def": -3}, 5, "Defense at -3"),
+    ([_BLASTOISE, _RATTATA, ("starmie", ("surf",))], {"spd": -3}, 5, "Sp. Def at -3"),
+    ([_BLASTOISE, _RATTATA, ("starmie", ("surf",))], {"spa": -3}, 5,
+     "Special at -3, Blastoise's higher attacking stat"),
+    ([_BLASTOISE, _RATTATA, ("starmie", ("surf",))], {"atk": -3}, 0,
+     "Attack at -3, but Special is Blastoise's higher stat"),
+    ([("kingler", ("crabhammer", "swordsdance")), _RATTATA], {}, 1,
+     "full HP, a good matchup: Swords Dance"),
+    ([("kingler", ("crabhammer", "swordsdance")), _RATTATA], {"atk": 6}, 0,
+     "Attack already at +6: Crabhammer"),
+    ([("kingler", ("crabhammer", "swordsdance")), _RATTATA], {"hp": 100}, 0,
+     "not at full HP: Crabhammer"),
+])
+def test_heuristic_switches_and_sets_up_as_poke_env_describes(team, changes, action, why):
+    assert _heuristic_choice(_team_position("golem", team, **changes)) == action, why
+
+
+@pytest.mark.parametrize("attacker, defender, move_ids, best, why", [
+    ("poliwrath", "arcanine", ("tackle", "surf", "growl", "thunderwave"), 1,
+     "STAB, super effective"),
+    ("snorlax", "gengar", ("hyperbeam", "thundershock"), 1, "Normal does not touch Ghost"),
+    ("jolteon", "golem", ("thunderbolt", "tackle"), 1, "Ground is immune to Electric"),
+    ("chansey", "cloyster", ("tackle", "seismictoss"), 0,
+     "Seismic Toss has base power 0 in the data poke-env reads"),
+    ("kingler", "venusaur", ("crabhammer", "swordsdance"), 0,
+     "matchup 0.5 - 2 - 0.1, not positive: no setup"),
+    ("alakazam", "snorlax", ("psychic", "megapunch"), 0,
+     "Special 135 against Snorlax's 65 beats Mega Punch's 80 on Attack 50"),
+])
+def test_heuristic_picks_the_move_poke_env_scores_highest(attacker, defender, move_ids, best,
+                                                          why):
+    state = _team_position(defender, [(attacker, move_ids), _RATTATA])
+    assert _heuristic_choice(state) == best, why
+
+
+def test_heuristic_replaces_a_fainted_pokemon_by_the_best_matchup():
+    state = _team_position("golem", [_CHARIZARD, _RATTATA, _BLASTOISE])
+    fainted = state.replace(fainted=state.fainted.at[1, 0].set(True),
+                            hp=state.hp.at[1, 0].set(0),
+                            request=state.request.at[1].set(REQ_SWITCH).at[0].set(0))
+    assert _heuristic_choice(fainted) == 5
 
 
 class _Pool:
