@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from jaxenvs.bench import parse_param
 from jaxenvs.ppo.policy import TrainedPolicy
 
 
@@ -19,11 +20,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="steps after which an unfinished episode is dropped")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--greedy", action="store_true", help="most likely action")
+    parser.add_argument("--param", metavar="NAME=VALUE", type=parse_param, action="append",
+                        default=[], help="env parameter override on top of the training "
+                                         "run's, e.g. opponent=2 (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        policy = TrainedPolicy.load(args.checkpoint, args.env)
+        policy = TrainedPolicy.load(args.checkpoint, args.env, dict(args.param))
     except (FileNotFoundError, ValueError) as error:
         print(f"jaxenvs eval: {error}", file=sys.stderr)
         return 2

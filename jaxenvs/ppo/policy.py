@@ -41,18 +41,23 @@ class TrainedPolicy:
     """The frozen observation statistics (``None`` if the run did not normalize)."""
 
     @classmethod
-    def load(cls, checkpoint: str | Path, env_id: str) -> "TrainedPolicy":
+    def load(cls, checkpoint: str | Path, env_id: str,
+             env_overrides: dict[str, Any] | None = None) -> "TrainedPolicy":
         """The policy of a ``jaxenvs train ENV_ID`` checkpoint (its parameters as nested dicts,
-        which ``network.apply`` takes as they are: no template, so nothing to compile).
+        which ``network.apply`` takes as they are: no template, so nothing to compile), in its
+        training env with ``env_overrides`` applied on top of its own (an opponent to meet,
+        say).
 
-        Raises ``ValueError`` if it was trained on another env, and ``FileNotFoundError`` if
-        ``checkpoint`` is not a checkpoint folder or lacks its observation statistics."""
+        Raises ``ValueError`` if it was trained on another env or an override is invalid, and
+        ``FileNotFoundError`` if ``checkpoint`` is not a checkpoint folder or lacks its
+        observation statistics."""
         params, description = load_checkpoint(checkpoint)
         if description["env_id"] != env_id:
             raise ValueError(f"{checkpoint} was trained on {description['env_id']}, not "
                              f"{env_id}")
         config = config_from_description(description)
-        env, env_params = make_env(env_id, **description["env_overrides"])
+        env, env_params = make_env(env_id, **{**description["env_overrides"],
+                                              **(env_overrides or {})})
         network = make_network(config, env, env_params)
         if not config.normalize_observations:
             return cls(env, env_params, network, params)

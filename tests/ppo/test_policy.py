@@ -1,5 +1,6 @@
 """``TrainedPolicy.load``, which ``jaxenvs eval`` and the L4 transfer checks share: a
-committed checkpoint loads for its own env and is refused, naming both envs, for any other;
+committed checkpoint loads for its own env (with env parameter overrides, checked) and is
+refused, naming both envs, for any other;
 a policy trained on normalized observations sees a reference engine's observations
 (``observe``) exactly as its JAX env shows them."""
 
@@ -27,6 +28,14 @@ def test_checkpoint_of_another_env_is_refused(tmp_path, env_id):
     (tmp_path / "checkpoint.json").write_text(text.replace(f'"{env_id}"', '"Pong"'))
     with pytest.raises(ValueError, match=f"was trained on Pong, not {env_id}"):
         TrainedPolicy.load(tmp_path, env_id)
+
+
+def test_env_overrides_apply_on_top_of_the_training_runs_and_are_checked():
+    policy = TrainedPolicy.load(CHECKPOINTS["PokeJAX"], "PokeJAX", {"opponent": 2})
+    assert policy.env_params.opponent == 2
+    assert TrainedPolicy.load(CHECKPOINTS["PokeJAX"], "PokeJAX").env_params.opponent == 0
+    with pytest.raises(ValueError, match="opponent"):
+        TrainedPolicy.load(CHECKPOINTS["PokeJAX"], "PokeJAX", {"opponent": 9})
 
 
 def test_normalized_checkpoint_without_its_statistics_is_refused(tmp_path):

@@ -195,3 +195,13 @@ def test_checkpoint_round_trip(tmp_path):
     assert all(jax.tree.leaves(same))
     with pytest.raises(FileNotFoundError, match="not a jaxenvs checkpoint"):
         load_checkpoint(tmp_path / "nope")
+
+
+def test_eval_checks_its_env_parameter_overrides(tmp_path, capsys):
+    env, params = make_env("Pong")
+    config = PPOConfig()
+    network = make_network(config, env, params)
+    net_params = network.init(jax.random.key(0), env.reset(jax.random.key(0), params)[0])
+    save_checkpoint(tmp_path, net_params, env_id="Pong", env_overrides={}, config=config)
+    assert main(["eval", "Pong", "--checkpoint", str(tmp_path), "--param", "max_score=0"]) == 2
+    assert "max_score" in capsys.readouterr().err
