@@ -126,8 +126,8 @@ class Environment(environment.Environment):
                                                                    params)
         truncated = self.is_truncated(state_st, params)
         obs, state = branches.rarely(terminated | truncated,
-                                   lambda _, key, params: self.reset_env(key, params),
-                                   (obs_st, state_st), key_reset, params)
+                                     lambda _, key, params: self.reset_env(key, params),
+                                     (obs_st, state_st), key_reset, params)
         info = {**info, "terminated": terminated, "truncated": truncated,
                 "final_observation": obs_st}
         return obs, state, reward, terminated, truncated, info
