@@ -1,15 +1,16 @@
 """The PokeJAX environments: Gen 1 singles battles against an opponent policy, or self-play.
 
 * ``PokeJAX`` (id "PokeJAX"): the agent plays p1 against the opponent policy
-  ``params.opponent`` (``opponents``: 0 random legal, the default; 1 greedy max-damage; 2
-  poke-env's simple heuristics player). Each ``step`` is one decision of the agent
-  (``turn``'s nine actions: moves 1-4, switches to party positions 2-6); the opponent (p2)
-  decides with it from the step key, and when only the opponent has to choose (it replaces
-  a fainted Pokémon while the agent waits) that decision is made in the same step. Reward:
-  +1 for a win, -1 for a loss, 0 otherwise (a tie included). ``info`` names the decisions
-  made: ``agent_action`` (after the replacement of a forbidden one; ``illegal_action`` says
-  there was one) and ``opponent_actions`` int32[2] (the opponent's action with the agent's
-  decision and in the opponent-alone decision after it; -1 where it made none).
+  ``params.opponent`` (``opponents``: 0 random legal, the default; 1 greedy max-damage;
+  poke-env's 2 simple heuristics and 3 max base power players). Each ``step`` is one
+  decision of the agent (``turn``'s nine actions: moves 1-4, switches to party positions
+  2-6); the opponent (p2) decides with it from the step key, and when only the opponent has
+  to choose (it replaces a fainted Pokémon while the agent waits) that decision is made in
+  the same step. Reward: +1 for a win, -1 for a loss, 0 otherwise (a tie included).
+  ``info`` names the decisions made: ``agent_action`` (after the replacement of a forbidden
+  one; ``illegal_action`` says there was one) and ``opponent_actions`` int32[2] (the
+  opponent's action with the agent's decision and in the opponent-alone decision after it;
+  -1 where it made none).
 * ``PokeJAX2P`` (id "PokeJAX2P"): self-play, in the convention of ``TCGJax2P``
   (``docs/self-play.md``): every ``step`` is one choice of the player ``obs["current_player"]``
   and the observation is that player's view. Where both players choose at once (Showdown takes

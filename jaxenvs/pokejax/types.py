@@ -18,7 +18,8 @@ class PokeJAXParams:
     ``evs``/``ivs`` uint8[N, 6, 6] (``teams.to_arrays`` rows, stacked)."""
     opponent: int = opponents.RANDOM
     """``PokeJAX``: p2's policy, an index into ``opponents.POLICIES`` (0 random legal, 1 greedy
-    max-damage, 2 poke-env's simple heuristics player). ``PokeJAX2P`` ignores it."""
+    max-damage; poke-env's 2 simple heuristics and 3 max base power players). ``PokeJAX2P``
+    ignores it."""
     max_steps_in_episode: int = 1000
     """Env steps before truncation."""
 

@@ -267,6 +267,25 @@ def test_heuristic_replaces_a_fainted_pokemon_by_the_best_matchup():
     assert _heuristic_choice(fainted) == 5
 
 
+_max_base_power = jax.jit(opponents.max_base_power)
+
+
+@pytest.mark.parametrize("attacker, defender, move_ids, best, why", [
+    ("poliwrath", "arcanine", ("tackle", "surf", "growl", "thunderwave"), 1, "Surf's 95"),
+    ("snorlax", "gengar", ("hyperbeam", "thundershock"), 0, "immunity is not looked at"),
+    ("chansey", "cloyster", ("tackle", "seismictoss"), 0, "Seismic Toss's base power is 0"),
+])
+def test_max_base_power_picks_the_highest_base_power(attacker, defender, move_ids, best, why):
+    state = _position(attacker, defender, move_ids)
+    legal = replay.jitted()[2](state)[1]
+    assert int(_max_base_power(jax.random.key(0), state, 1, legal)) == best, why
+    fainted = state.replace(fainted=state.fainted.at[1, 0].set(True),
+                            hp=state.hp.at[1, 0].set(0),
+                            request=state.request.at[1].set(REQ_SWITCH).at[0].set(0))
+    legal = replay.jitted()[2](fainted)[1]
+    assert int(_max_base_power(jax.random.key(0), fainted, 1, legal)) == 4  # the only switch
+
+
 class _Pool:
     """A pool of team arrays with the attributes ``teams.from_arrays`` reads."""
 

@@ -1,5 +1,5 @@
-"""Opponent policies for ``PokeJAX`` (``PokeJAXParams.opponent``): random legal, greedy and
-heuristic.
+"""Opponent policies for ``PokeJAX`` (``PokeJAXParams.opponent``): random legal, greedy,
+heuristic and max base power.
 
 * ``random_legal``: uniform over the legal actions.
 * ``greedy``: the usable move with the highest expected damage to the foe's active Pokémon
@@ -9,6 +9,8 @@ heuristic.
   own damage calculator.
 * ``heuristic``: poke-env's ``SimpleHeuristicsPlayer``, the baseline its users compare with,
   written from its description (``heuristic``).
+* ``max_base_power``: poke-env's ``MaxBasePowerPlayer``: the legal move of highest base power
+  (ties to the first slot), random legal when no move is legal.
 
 ``expected_damage`` evaluates the engine's damage formula (``damage.pre_roll_damage`` with
 the move tables of ``moves``) at the average random factor, ``AVERAGE_ROLL``, as
@@ -35,9 +37,9 @@ from jaxenvs.pokejax.data import gen1
 AVERAGE_ROLL = (dmg.MIN_ROLL + dmg.MAX_ROLL) // 2
 _REFLECT, _LIGHT_SCREEN, _FOCUS_ENERGY = (1 << VOLATILES.index(v)
                                           for v in ("reflect", "lightscreen", "focusenergy"))
-RANDOM, GREEDY, HEURISTIC = 0, 1, 2
+RANDOM, GREEDY, HEURISTIC, MAX_BASE_POWER = 0, 1, 2, 3
 #: ``PokeJAXParams.opponent`` values by name.
-POLICIES = ("random", "greedy", "heuristic")
+POLICIES = ("random", "greedy", "heuristic", "max_base_power")
 
 
 def random_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
@@ -205,6 +207,14 @@ def heuristic(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Ar
                                random_legal(key, legal))).astype(jnp.int32)
 
 
+def max_base_power(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Array
+                   ) -> jax.Array:
+    """poke-env's ``MaxBasePowerPlayer`` (int32 action; module docstring)."""
+    power = mv.MOVE_POWER[state.moves[side, state.party[side, 0]]]
+    best = jnp.argmax(jnp.where(legal[:4], power, -1))
+    return jnp.where(jnp.any(legal[:4]), best, random_legal(key, legal)).astype(jnp.int32)
+
+
 def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
         legal: jax.Array) -> jax.Array:
     """The action of policy ``policy`` (an index into ``POLICIES``) for ``side``.
@@ -213,5 +223,5 @@ def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
     vmapped over), only that policy's computation runs."""
     return branches.switch_on_setting(
         jnp.asarray(policy), (lambda key, state, side, legal: random_legal(key, legal), greedy,
-                              heuristic),
+                              heuristic, max_base_power),
         key, state, side, legal, result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
