@@ -167,12 +167,17 @@ def test_eval_names_the_file_it_cannot_read(tmp_path, capsys):
     assert f"{out / 'params.msgpack'} cannot be read" in capsys.readouterr().err
 
 
-def test_eval_refuses_a_checkpoint_of_another_env(tmp_path, capsys):
-    env, params = make_env("CartPole-v1")
+def _save_untrained(directory, env_id):
+    """An untrained policy of ``env_id`` saved as a checkpoint in ``directory``."""
+    env, params = make_env(env_id)
     config = PPOConfig()
     network = make_network(config, env, params)
     net_params = network.init(jax.random.key(0), env.reset(jax.random.key(0), params)[0])
-    save_checkpoint(tmp_path, net_params, env_id="CartPole-v1", env_overrides={}, config=config)
+    save_checkpoint(directory, net_params, env_id=env_id, env_overrides={}, config=config)
+
+
+def test_eval_refuses_a_checkpoint_of_another_env(tmp_path, capsys):
+    _save_untrained(tmp_path, "CartPole-v1")
     assert main(["eval", "Pong", "--checkpoint", str(tmp_path)]) == 2
     assert "trained on CartPole-v1" in capsys.readouterr().err
     assert main(["eval", "Pong", "--checkpoint", str(tmp_path / "missing")]) == 2
@@ -198,10 +203,6 @@ def test_checkpoint_round_trip(tmp_path):
 
 
 def test_eval_checks_its_env_parameter_overrides(tmp_path, capsys):
-    env, params = make_env("Pong")
-    config = PPOConfig()
-    network = make_network(config, env, params)
-    net_params = network.init(jax.random.key(0), env.reset(jax.random.key(0), params)[0])
-    save_checkpoint(tmp_path, net_params, env_id="Pong", env_overrides={}, config=config)
+    _save_untrained(tmp_path, "Pong")
     assert main(["eval", "Pong", "--checkpoint", str(tmp_path), "--param", "max_score=0"]) == 2
     assert "max_score" in capsys.readouterr().err
