@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-
-from jaxenvs._src import branches
 import numpy as np
 
+from jaxenvs._src import branches
 from jaxenvs.pokejax._src import damage as dmg
 from jaxenvs.pokejax._src import moves as mv
 from jaxenvs.pokejax._src.state import VOLATILES, BattleState
@@ -91,12 +90,17 @@ def expected_damage(state: BattleState, side: jax.Array) -> jax.Array:
     return jax.vmap(one)(state.moves[side, user]).astype(jnp.float32)
 
 
+def _best_move_or_random(key: jax.Array, legal: jax.Array, score: jax.Array) -> jax.Array:
+    """The legal move slot of highest ``score`` (ties to the first), or a random legal action
+    when no move is legal (int32)."""
+    best = jnp.argmax(jnp.where(legal[:4], score, -jnp.inf)).astype(jnp.int32)
+    return jnp.where(jnp.any(legal[:4]), best, random_legal(key, legal))
+
+
 def greedy(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Array) -> jax.Array:
     """The legal move slot of highest expected damage, or a random legal switch when no move
     is legal (int32)."""
-    score = jnp.where(legal[:4], expected_damage(state, side), -1.0)
-    return jnp.where(jnp.any(legal[:4]), jnp.argmax(score).astype(jnp.int32),
-                     random_legal(key, legal))
+    return _best_move_or_random(key, legal, expected_damage(state, side))
 
 
 #: The heuristic's weights, poke-env's: the speed tier and HP fraction terms of a matchup,
@@ -210,9 +214,7 @@ def heuristic(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Ar
 def max_base_power(key: jax.Array, state: BattleState, side: jax.Array, legal: jax.Array
                    ) -> jax.Array:
     """poke-env's ``MaxBasePowerPlayer`` (int32 action; module docstring)."""
-    power = mv.MOVE_POWER[state.moves[side, state.party[side, 0]]]
-    best = jnp.argmax(jnp.where(legal[:4], power, -1))
-    return jnp.where(jnp.any(legal[:4]), best, random_legal(key, legal)).astype(jnp.int32)
+    return _best_move_or_random(key, legal, mv.MOVE_POWER[state.moves[side, state.party[side, 0]]])
 
 
 def act(policy: jax.Array, key: jax.Array, state: BattleState, side: jax.Array,
