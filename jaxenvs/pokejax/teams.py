@@ -232,6 +232,47 @@ def problems(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> list[s
     return out
 
 
+#: The formats ``format_problems`` checks, and the species each bans. In the pinned Showdown
+#: their rule tables (``Dex.formats.getRuleTable``) differ only in OU's ban of the Uber tier.
+BANNED_SPECIES = {"gen1ou": ("mewtwo", "mew"), "gen1ubers": ()}
+#: The moves both ban, and the rule that bans each (Gen 1's Standard, Evasion Moves Clause,
+#: OHKO Clause), as Showdown's validator names it.
+BANNED_MOVES = {"dig": "Standard", "fly": "Standard", "doubleteam": "Evasion Moves Clause",
+                "minimize": "Evasion Moves Clause", "fissure": "OHKO Clause",
+                "horndrill": "OHKO Clause", "guillotine": "OHKO Clause"}
+
+
+def format_problems(team: Sequence[PokemonSet], format: str = "gen1ou",
+                    data: Gen1Data | None = None) -> list[str]:
+    """``problems``, and the clauses of ``format`` (a key of ``BANNED_SPECIES``) as Showdown's
+    validator for it checks them: banned species and moves, Species Clause (one of each
+    species), Nickname Clause (no two Pokémon with the same nickname), no nickname that names
+    another species, and at least one EV in some stat (its guard against a forgotten EV
+    spread)."""
+    if format not in BANNED_SPECIES:
+        raise ValueError(f"unknown format {format!r}; known: {', '.join(BANNED_SPECIES)}")
+    data = data or gen1()
+    out = problems(team, data)
+    for n, s in enumerate(team, 1):
+        who = f"Pokémon {n} ({s.name or s.species})"
+        if s.species in BANNED_SPECIES[format]:
+            out.append(f"{who}: {s.species} is tagged Uber, which {format} bans")
+        out += [f"{who}: {m} is banned by {BANNED_MOVES[m]}" for m in s.moves
+                if m in BANNED_MOVES]
+        if s.name and to_id(s.name) != s.species and to_id(s.name) in data.species_index:
+            out.append(f"{who}: nicknamed another species")
+        if not any(s.evs):
+            out.append(f"{who}: has exactly 0 EVs (give one stat at least 1 EV, which changes "
+                       "no stat, to show that it is meant)")
+    for what, keys in (("species", [s.species for s in team]),
+                       ("nickname", [s.name for s in team if s.name and
+                                     to_id(s.name) != s.species])):
+        repeated = sorted({k for k in keys if keys.count(k) > 1})
+        if repeated:
+            out.append(f"{what.capitalize()} Clause: more than one {', '.join(repeated)}")
+    return out
+
+
 def normalize(s: PokemonSet) -> PokemonSet:
     """Gen 1's single Special: Special defense takes the Special attack EV and IV."""
     evs, ivs = list(s.evs), list(s.ivs)
