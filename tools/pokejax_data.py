@@ -8,7 +8,8 @@
   stats, evolution links), the 165 moves with every data field the mod defines and the names of
   the callbacks that carry the rest of their logic, the 15 types and the Gen 1 type chart
   (multiplier of attacking type vs defending type), for each species the moves that
-  Showdown's Gen 1 validator lets it learn, and the rule table of ``gen1randombattle``
+  Showdown's Gen 1 validator lets it learn (and the lowest levels at which it accepts the
+  species and each move, where above 1), and the rule table of ``gen1randombattle``
   (its clauses and bans). Written deterministically (sorted keys, one entry per
   line), so regenerating it gives the same bytes.
 * ``gen1_teams.npz``: a pool of ``gen1randombattle`` teams from Showdown's own generator
@@ -65,6 +66,8 @@ def tables_text(dump: dict[str, Any]) -> str:
         "species": dump["species"],
         "moves": dump["moves"],
         "learnable": {k: sorted(v) for k, v in dump["learnable"].items()},
+        "learn_level": dump["learn_level"],
+        "min_level": dump["min_level"],
         "format": dump["format"],
     }
     lines = ["{"]

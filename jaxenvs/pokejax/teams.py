@@ -8,11 +8,11 @@ without an EV field; the reference battle, like this module, does not.)
 
 ``load_team(text)`` parses and checks a team and raises ``TeamError`` listing every problem:
 unknown species or moves (with the closest names), moves the species cannot learn in Gen 1
-(Showdown's Gen 1 validator's answer, stored per species in ``data/gen1.json``), more than 4
-moves, repeated moves, more than 6 Pokémon, items, levels outside 1-100, EVs outside 0-255,
-IVs outside 0-31 and an HP DV that disagrees with the other DVs, as Showdown's validator checks.
-Like that validator it gives Special defense the Special attack EV and IV (Gen 1 has one
-Special stat).
+(Showdown's Gen 1 validator's answer, stored per species in ``data/gen1.json``), a level
+below the one that validator asks of the species or of a move, more than 4 moves, repeated
+moves, more than 6 Pokémon, items, levels outside 1-100, EVs outside 0-255, IVs outside 0-31
+and an HP DV that disagrees with the other DVs, as Showdown's validator checks. Like that
+validator it gives Special defense the Special attack EV and IV (Gen 1 has one Special stat).
 """
 
 from __future__ import annotations
@@ -217,8 +217,14 @@ def problems(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> list[s
                 out.append(f"{who}: unknown move {m!r} in Gen 1{_closest(m, data.move_index)}")
             elif species is not None and not data.learnable[species, move]:
                 out.append(f"{who}: {data.species_names[species]} cannot learn {m} in Gen 1")
+            elif species is not None and 1 <= s.level < data.learn_level[species, move]:
+                out.append(f"{who}: {data.species_names[species]} has {m} only from level "
+                           f"{data.learn_level[species, move]}")
         if not 1 <= s.level <= 100:
             out.append(f"{who}: level {s.level} is outside 1-100")
+        elif species is not None and s.level < data.min_level[species]:
+            out.append(f"{who}: {data.species_names[species]} is not obtainable below level "
+                       f"{data.min_level[species]} in Gen 1")
         if not all(0 <= v <= 255 for v in s.evs):
             out.append(f"{who}: EVs {s.evs} outside 0-255")
         if not all(0 <= v <= 31 for v in s.ivs):
@@ -381,8 +387,9 @@ def from_arrays(pool: TeamPool, index: int, data: Gen1Data | None = None) -> lis
 
 def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
     """A random legal team whose moves the engine supports: distinct species that learn at
-    least one supported move, 1-4 of those moves each, levels 50-100, random DVs (the HP DV
-    derived as in Gen 1) and stat experience."""
+    least one supported move, 1-4 of those moves each, levels 50-100 (no lower than the
+    validator accepts the species and its moves), random DVs (the HP DV derived as in Gen 1)
+    and stat experience."""
     from jaxenvs.pokejax._src.moves import SUPPORTED
 
     data = gen1()
@@ -398,9 +405,10 @@ def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
         dv[4] = dv[3]
         evs = rng.integers(0, 256, 6)
         evs[4] = evs[3]
+        lowest = max(50, data.min_level[s], *data.learn_level[s, moves])
         team.append(PokemonSet(species=data.species_names[s],
                                   moves=tuple(data.move_names[m] for m in moves),
-                                  level=int(rng.integers(50, 101)),
+                                  level=int(rng.integers(lowest, 101)),
                                   evs=tuple(int(v) for v in evs),
                                   ivs=tuple(int(2 * v + rng.integers(0, 2)) for v in dv)))
     return team

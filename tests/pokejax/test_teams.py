@@ -1,7 +1,5 @@
 """Team parsing and legality against Showdown's own ``Teams.import`` and validator."""
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -94,7 +92,8 @@ def test_to_arrays_roundtrip():
 def test_learnability_agrees_with_showdowns_validator(showdown):
     """600 random single-move sets (every species, random moves, a quarter of them learnable):
     our table says "cannot learn" exactly when Showdown's Gen 1 validator says it can't learn it
-    (or only by a transfer from Gen 2, which Gen 1 does not allow)."""
+    (or only by a transfer from Gen 2, which Gen 1 does not allow, or from a Japan-only
+    event)."""
     d = gen1()
     rng = np.random.default_rng(1)
     disagreements = []
@@ -104,7 +103,7 @@ def test_learnability_agrees_with_showdowns_validator(showdown):
         move = d.move_names[int(rng.choice(pool))]
         text = teams.pack([teams.PokemonSet(species, (move,), evs=(1, 0, 0, 0, 0, 0))])
         ours = any("cannot learn" in p for p in teams.problems(teams.parse(text)))
-        theirs = any("can't learn" in p or "can't be transferred" in p
+        theirs = any("can't learn" in p or "can't be transferred" in p or "Japan-only" in p
                      for p in showdown.validate(text, "gen1ubers"))
         if ours != theirs:
             disagreements.append((species, move, ours, theirs))
@@ -157,13 +156,41 @@ def test_format_clauses_agree_with_showdowns_validator(showdown, format):
 
 def test_format_clauses_agree_on_generated_teams(showdown):
     """200 teams of the pool (Showdown's random-battle generator, whose sets may carry Mew,
-    Mewtwo, Dig, Fly or an OHKO move), at level 100 (the validator's level rules, a minimum
-    level per species and level-up moves learned late, are not reproduced): the verdicts
-    agree in both formats."""
+    Mewtwo, Dig, Fly or an OHKO move, at levels the validator may refuse): the verdicts agree
+    in both formats."""
     pool = team_pool()
     for i in range(0, 10_000, 50):
-        team = [replace(s, level=100) for s in teams.from_arrays(pool, i)]
+        team = teams.from_arrays(pool, i)
         for format in teams.BANNED_SPECIES:
             ours, theirs = (teams.format_problems(team, format),
                             showdown.validate(teams.pack(team), format))
             assert bool(ours) == bool(theirs), (i, format, ours, theirs)
+
+
+def test_level_minimums_agree_with_showdowns_validator(showdown):
+    """600 random single-move sets of learnable moves at random levels: a level problem here
+    (the species, or the move, below its lowest level) exactly when Showdown's Gen 1 validator
+    has one."""
+    d = gen1()
+    rng = np.random.default_rng(3)
+    disagreements = []
+    for k in range(600):
+        species = 1 + k % 151
+        move = d.move_names[int(rng.choice(np.flatnonzero(d.learnable[species])))]
+        level = int(rng.integers(1, 101))
+        text = teams.pack([teams.PokemonSet(d.species_names[species], (move,), level=level,
+                                            evs=(1, 0, 0, 0, 0, 0))])
+        ours = any("level" in p for p in teams.problems(teams.parse(text)))
+        theirs = any("level" in p for p in showdown.validate(text, "gen1ubers"))
+        if ours != theirs:
+            disagreements.append((d.species_names[species], move, level, ours, theirs))
+    assert not disagreements
+
+
+@pytest.mark.parametrize("species, move", [("fearow", "payday"), ("rapidash", "payday"),
+                                           ("magikarp", "dragonrage"), ("pikachu", "fly")])
+def test_moves_only_japan_only_events_gave_are_refused_as_showdown_refuses_them(
+        showdown, species, move):
+    text = teams.pack([teams.PokemonSet(species, (move,), evs=(1, 0, 0, 0, 0, 0))])
+    assert any("cannot learn" in p for p in teams.problems(teams.parse(text)))
+    assert any("Japan-only" in p for p in showdown.validate(text, "gen1ubers"))

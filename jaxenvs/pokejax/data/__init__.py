@@ -64,6 +64,12 @@ class Gen1Data:
     """int32[166]: Showdown's ``critRatio`` (1 normal, 2 high)."""
     learnable: np.ndarray
     """bool[152, 166]: ``learnable[s, m]``: Showdown's Gen 1 validator lets species s learn m."""
+    learn_level: np.ndarray
+    """int32[152, 166]: the lowest level at which that validator lets species s have move m
+    (1 where it has no minimum)."""
+    min_level: np.ndarray
+    """int32[152]: the lowest level at which that validator accepts the species (an evolution's
+    level, a legendary's encounter level; 1 where it has none)."""
     type_chart: np.ndarray
     """float32[17, 17]: damage multiplier of attacking type (row) on defending type (column);
     rows and columns of none (0) and typeless (16) are 1."""
@@ -115,9 +121,14 @@ def gen1() -> Gen1Data:
 
     move_index = {m["id"]: m["num"] for m in moves}
     learnable = np.zeros((ns, nm), bool)
+    learn_level = np.ones((ns, nm), np.int32)
+    min_level = np.ones(ns, np.int32)
     for s in species:
         for m in raw["learnable"][s["id"]]:
             learnable[s["num"], move_index[m]] = True
+        for m, level in raw["learn_level"].get(s["id"], {}).items():
+            learn_level[s["num"], move_index[m]] = level
+        min_level[s["num"]] = raw["min_level"].get(s["id"], 1)
 
     type_chart = np.ones((nt, nt), np.float32)
     for a, row in raw["typechart"].items():
@@ -139,6 +150,8 @@ def gen1() -> Gen1Data:
         move_priority=move_column(lambda m: m["priority"]),
         move_crit_ratio=move_column(lambda m: m.get("critRatio", 1)),
         learnable=learnable,
+        learn_level=learn_level,
+        min_level=min_level,
         type_chart=type_chart,
     )
 

@@ -390,19 +390,50 @@ function dumpData(msg) {
 			typechart[atk][def] = code === 3 ? 0 : code === 1 ? 2 : code === 2 ? 0.5 : 1;
 		}
 	}
-	// learnable[species] = moves that the format's validator accepts for it alone
+	// learnable[species] = moves that the format's validator accepts for it alone at level
+	// 100, its bans aside (learnable, and not only from a Japan-only event);
+	// learn_level[species][move] = the lowest level at which it accepts the move, and
+	// min_level[species] the lowest at which it accepts the species itself: both where above
+	// 1, found by bisection (legal at a level, legal above it)
 	const validator = TeamValidator.get(msg.validator_format || `gen${gen}ubers`);
-	const learnable = {};
+	const lowest = legal => {
+		let lo = 1, hi = 100;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (legal(mid)) hi = mid; else lo = mid + 1;
+		}
+		return lo;
+	};
+	const learnable = {}, learn_level = {}, min_level = {};
 	for (const s of species) {
 		const sp = validator.dex.species.get(s.id);
-		learnable[s.id] = moves
-			.filter(m => !validator.checkCanLearn(validator.dex.moves.get(m.id), sp))
-			.map(m => m.id);
+		// the whole validator on the move alone at level 100 (it also refuses moves that only
+		// Japan-only events gave); a problem without the move's name is the species'
+		const problems = (move, L) => validator.validateSet({
+			species: s.name, name: s.name, moves: [move.id], level: L, ability: 'No Ability',
+			evs: {hp: 1, atk: 0, def: 0, spa: 0, spd: 0, spe: 0}, item: '',
+		}, {}) || [];
+		learnable[s.id] = [];
+		const levels = {};
+		for (const m of moves) {
+			const move = validator.dex.moves.get(m.id);
+			if (validator.checkCanLearn(move, sp)
+				|| problems(move, 100).some(p => !p.includes('is banned by'))) continue;
+			learnable[s.id].push(m.id);
+			const level = lowest(L => !validator.checkCanLearn(move, sp, undefined, {level: L}));
+			if (level > 1) levels[m.id] = level;
+		}
+		if (Object.keys(levels).length) learn_level[s.id] = levels;
+		const probe = learnable[s.id].map(id => validator.dex.moves.get(id))
+			.find(move => !problems(move, 100).length);
+		const level = lowest(L => !problems(probe, L).some(p => !p.includes(probe.name)));
+		if (level > 1) min_level[s.id] = level;
 	}
 	// the random-battle format's rule table: its clauses are part of the rules a port implements
 	const format = Dex.formats.get(msg.format || `gen${gen}randombattle`);
 	const rules = [...Dex.formats.getRuleTable(format).keys()].sort();
-	return {gen, species, moves, types, typechart, learnable, validator_format: validator.format.id,
+	return {gen, species, moves, types, typechart, learnable, learn_level, min_level,
+		validator_format: validator.format.id,
 		format: {id: format.id, name: format.name, rules}};
 }
 
