@@ -2,9 +2,10 @@
 
 Parsing follows Showdown's ``Teams.import`` / ``Teams.unpack`` (0.11.11), so a team text means
 the same here as in the reference: in an export, missing EVs are 0 and missing IVs 31; in a
-packed team an empty EV field means 0 EVs, an empty IV field IVs of 31, an empty level 100.
-(Showdown's server would run its validator first, which fills 252 EVs only for packed teams
-without an EV field; the reference battle, like this module, does not.)
+packed team an empty IV field means IVs of 31 and an empty level 100. An empty EV field means
+0 EVs to the reference battle (``parse``), and 252 in every stat to Showdown's server, whose
+validator fills them before a battle (``load_teams``, which reads user teams as the server
+does).
 
 ``load_team(text)`` parses and checks a team and raises ``TeamError`` listing every problem:
 unknown species or moves (with the closest names), moves the species cannot learn in Gen 1
@@ -13,6 +14,8 @@ below the one that validator asks of the species or of a move, more than 4 moves
 moves, more than 6 Pokémon, items, levels outside 1-100, EVs outside 0-255, IVs outside 0-31
 and an HP DV that disagrees with the other DVs, as Showdown's validator checks. Like that
 validator it gives Special defense the Special attack EV and IV (Gen 1 has one Special stat).
+``load_teams`` reads one or many user teams (text or a file) and checks them by the rules of a
+format (``FORMATS``): ``format_problems`` adds the clauses of ``gen1ou`` and ``gen1ubers``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -80,8 +84,9 @@ def _number(text: str, default: int = 0) -> int:
     return int(value) if value == value and value else default
 
 
-def parse_packed(text: str) -> list[PokemonSet]:
-    """A team in Showdown's packed format (``name|species|item|ability|moves|nature|evs|...``)."""
+def parse_packed(text: str, missing_evs: int = 0) -> list[PokemonSet]:
+    """A team in Showdown's packed format (``name|species|item|ability|moves|nature|evs|...``);
+    a Pokémon with an empty EV field gets ``missing_evs`` in every stat."""
     sets = []
     for n, chunk in enumerate(text.strip().split("]")):
         fields = chunk.split("|")
@@ -97,7 +102,8 @@ def parse_packed(text: str) -> list[PokemonSet]:
             name=name,
             item=item,
             moves=tuple(to_id(m) for m in moves.split(",") if m),
-            evs=tuple(_number(ev_list[k]) if k < len(ev_list) else 0 for k in range(6)),
+            evs=tuple(_number(ev_list[k]) if k < len(ev_list) else 0 for k in range(6))
+            if ev_list else (missing_evs,) * 6,
             ivs=tuple((31 if iv_list[k] == "" else _number(iv_list[k]))
                       if k < len(iv_list) else 31 for k in range(6)) if ivs else (31,) * 6,
             level=int(level) if level else 100,
@@ -153,11 +159,12 @@ def parse_export(text: str) -> list[PokemonSet]:
     return sets
 
 
-def parse(text: str) -> list[PokemonSet]:
-    """Either format, told apart as Showdown does: a single line with '|' is packed."""
+def parse(text: str, missing_evs: int = 0) -> list[PokemonSet]:
+    """Either format, told apart as Showdown does: a single line with '|' is packed
+    (``missing_evs`` as ``parse_packed`` takes it)."""
     lines = [line for line in text.strip().split("\n") if line.strip()]
     if len(lines) == 1 and "|" in lines[0]:
-        return parse_packed(lines[0])
+        return parse_packed(lines[0], missing_evs)
     return parse_export(text)
 
 
@@ -248,13 +255,17 @@ BANNED_MOVES = {"dig": "Standard", "fly": "Standard", "doubleteam": "Evasion Mov
                 "horndrill": "OHKO Clause", "guillotine": "OHKO Clause"}
 
 
+#: What Showdown's validator suggests for an EV total it takes for a mistake.
+_ON_PURPOSE = " (if meant, add exactly 1 EV to one stat: that changes no stat)"
+
+
 def format_problems(team: Sequence[PokemonSet], format: str = "gen1ou",
                     data: Gen1Data | None = None) -> list[str]:
     """``problems``, and the clauses of ``format`` (a key of ``BANNED_SPECIES``) as Showdown's
     validator for it checks them: banned species and moves, Species Clause (one of each
     species), Nickname Clause (no two Pokémon with the same nickname), no nickname that names
-    another species, and at least one EV in some stat (its guard against a forgotten EV
-    spread)."""
+    another species, and its guards against a forgotten EV spread (an EV total of 0 above
+    level 1, or of 508 or 510; a multiple of 4 at level 50)."""
     if format not in BANNED_SPECIES:
         raise ValueError(f"unknown format {format!r}; known: {', '.join(BANNED_SPECIES)}")
     data = data or gen1()
@@ -267,9 +278,14 @@ def format_problems(team: Sequence[PokemonSet], format: str = "gen1ou",
                 if m in BANNED_MOVES]
         if s.name and to_id(s.name) != s.species and to_id(s.name) in data.species_index:
             out.append(f"{who}: nicknamed another species")
-        if not any(s.evs):
-            out.append(f"{who}: has exactly 0 EVs (give one stat at least 1 EV, which changes "
-                       "no stat, to show that it is meant)")
+        total = sum(normalize(s).evs)
+        if s.level > 1 and total == 0:
+            out.append(f"{who}: has exactly 0 EVs{_ON_PURPOSE}")
+        elif total in (508, 510):
+            out.append(f"{who}: has exactly {total} EVs, but {format} has no 510-EV limit"
+                       f"{_ON_PURPOSE}")
+        if s.level == 50 and total % 4 == 0:
+            out.append(f"{who}: is level 50, but {format} allows level 100{_ON_PURPOSE}")
     for what, keys in (("species", [s.species for s in team]),
                        ("nickname", [s.name for s in team if s.name and
                                      to_id(s.name) != s.species])):
@@ -295,6 +311,77 @@ def load_team(text: str, data: Gen1Data | None = None) -> list[PokemonSet]:
     return [normalize(s) for s in team]
 
 
+#: The formats a PokeJAX battle can be played in: the random-battle format (its teams come
+#: from Showdown's generator, and teams given are checked by ``problems``) and the formats of
+#: user teams, checked by ``format_problems``. Showdown's battle rules are the same in all.
+FORMATS = ("gen1randombattle", *BANNED_SPECIES)
+
+
+def split_teams(text: str) -> list[str]:
+    """The teams in ``text``, as Showdown's teambuilder writes several: exports under
+    ``=== [format] name ===`` lines, or one packed team per line (``format]name|`` before it
+    allowed). Text of neither kind is one team."""
+    lines = text.strip().split("\n")
+    if any(line.strip().startswith("===") for line in lines):
+        chunks, current = [], []
+        for line in lines:
+            if line.strip().startswith("==="):
+                chunks.append("\n".join(current))
+                current = []
+            else:
+                current.append(line)
+        chunks.append("\n".join(current))
+        return [c for c in chunks if c.strip()]
+    packed = [line.strip() for line in lines if line.strip()]
+    if len(packed) > 1 and all("|" in line for line in packed):
+        return [line.split("|", 1)[1] if "]" in line.split("|", 1)[0] else line
+                for line in packed]
+    return [text]
+
+
+def _read(source: str | Path) -> str:
+    """``source``'s text: the file it names (a ``Path``, or a string of one line that is no
+    packed team), or itself."""
+    if isinstance(source, str) and ("\n" in source or "|" in source):
+        return source
+    path = Path(source).expanduser()
+    if not path.is_file():
+        raise TeamError([f"no team file {str(path)!r} (a team is given as Showdown export "
+                         "or packed text, or a file of either)"])
+    return path.read_text(encoding="utf-8")
+
+
+def load_teams(source: str | Path | Sequence[str | Path], format: str = "gen1ou",
+               data: Gen1Data | None = None) -> list[list[PokemonSet]]:
+    """User teams as Showdown's server reads them for ``format`` (one of ``FORMATS``): from
+    text (export or packed, one team or several as ``split_teams`` finds them), a file of such
+    text, or a sequence of those. A packed Pokémon
+    without EVs gets 252 in every stat, as the server's validator gives it. Raises
+    ``TeamError`` listing every problem of every team (``format_problems``; ``problems``
+    for the random-battle format)."""
+    if format not in FORMATS:
+        raise TeamError([f"unknown format {format!r}; known: {', '.join(FORMATS)}"])
+    data = data or gen1()
+    sources = [source] if isinstance(source, (str, Path)) else list(source)
+    texts = [team for s in sources for team in split_teams(_read(s))]
+    if not texts:
+        raise TeamError(["no team given"])
+    teams, found = [], []
+    for n, text in enumerate(texts, 1):
+        try:
+            team = parse(text, missing_evs=252)
+        except TeamError as error:
+            found += [f"team {n}: {p}" for p in error.problems]
+            continue
+        check = format_problems(team, format, data) if format in BANNED_SPECIES else \
+            problems(team, data)
+        found += [f"team {n}: {p}" for p in check]
+        teams.append([normalize(s) for s in team])
+    if found:
+        raise TeamError(found)
+    return teams
+
+
 def to_arrays(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> dict[str, np.ndarray]:
     """One team as ``TeamPool``-style arrays (6 slots; missing Pokémon have species 0)."""
     data = data or gen1()
@@ -310,17 +397,25 @@ def to_arrays(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> dict[
     return out
 
 
+def stack(teams: Sequence[Sequence[PokemonSet]], data: Gen1Data | None = None
+          ) -> dict[str, np.ndarray]:
+    """Teams as ``PokeJAXParams.teams`` holds them: ``to_arrays`` of each, stacked."""
+    rows = [to_arrays(team, data) for team in teams]
+    return {k: np.stack([r[k] for r in rows]) for k in ARRAY_SHAPES}
+
+
 #: Per team: each field's shape after the team axis.
 ARRAY_SHAPES = {"species": (6,), "moves": (6, 4), "level": (6,), "evs": (6, 6), "ivs": (6, 6)}
 
 
 def array_problems(arrays: dict[str, Any], data: Gen1Data | None = None,
-                   shown: int = 5) -> list[str]:
+                   shown: int = 5, format: str = FORMATS[0]) -> list[str]:
     """Everything that makes team arrays (``to_arrays``'s fields with a leading team axis, as
-    ``PokeJAXParams.teams`` holds them) unusable: fields, shapes and integer types, ids
-    in range, Pokémon after an empty slot, then each team as ``problems`` checks its text
-    form, and Gen 1's single Special (EV and IV 4 equal to 3, as ``normalize`` makes them).
-    At most ``shown`` teams' problems are listed, then their count."""
+    ``PokeJAXParams.teams`` holds them) unusable in ``format``: fields, shapes and integer
+    types, ids in range, Pokémon after an empty slot, then each team as ``problems`` (or
+    ``format_problems`` for a format of user teams) checks its text form, and Gen 1's single
+    Special (EV and IV 4 equal to 3, as ``normalize`` makes them). At most ``shown`` teams'
+    problems are listed, then their count."""
     data = data or gen1()
     missing = [name for name in ARRAY_SHAPES if name not in arrays]
     if missing:
@@ -364,7 +459,8 @@ def array_problems(arrays: dict[str, Any], data: Gen1Data | None = None,
                            evs=tuple(int(v) for v in values["evs"][index, p]),
                            ivs=tuple(int(v) for v in values["ivs"][index, p]))
                 for p in range(6) if values["species"][index, p]]
-        found = problems(team, data)
+        found = format_problems(team, format, data) if format in BANNED_SPECIES else \
+            problems(team, data)
         if found:
             bad_teams += 1
             if bad_teams <= shown:

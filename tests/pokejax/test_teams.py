@@ -122,8 +122,8 @@ def test_hp_dv_check_agrees_with_showdowns_validator(showdown):
         assert ours == theirs, ivs
 
 
-def _ev(species, moves, name="", evs=(1, 0, 0, 0, 0, 0)):
-    return teams.PokemonSet(species, tuple(moves), evs=evs, name=name)
+def _ev(species, moves, name="", evs=(1, 0, 0, 0, 0, 0), level=100):
+    return teams.PokemonSet(species, tuple(moves), evs=evs, name=name, level=level)
 
 
 _FORMAT_CASES = [
@@ -137,21 +137,77 @@ _FORMAT_CASES = [
     [_ev("tauros", ("bodyslam",), "Snorlax"), _ev("snorlax", ("bodyslam",))],
     [_ev("tauros", ("bodyslam",), "Tauros"), _ev("snorlax", ("bodyslam",), "Tauros")],
     [_ev("tauros", ("bodyslam",), evs=(0, 0, 0, 0, 0, 1))],
+    [_ev("ekans", ("wrap",), evs=(0,) * 6, level=1)],
+    [_ev("ekans", ("wrap",), evs=(0,) * 6, level=2)], [_ev("tauros", ("bodyslam",), level=50)],
+    [_ev("tauros", ("bodyslam",), level=50, evs=(4,) + (0,) * 5)],
+    [_ev("tauros", ("bodyslam",), level=50, evs=(0,) * 6)],
+    [_ev("tauros", ("bodyslam",), evs=(252, 4, 252, 0, 0, 0))],
+    [_ev("tauros", ("bodyslam",), evs=(255, 255, 0, 0, 0, 0))],
+    [_ev("tauros", ("bodyslam",), evs=(255, 254, 0, 0, 0, 0))],
+    [_ev("tauros", ("bodyslam",), evs=(0, 0, 0, 254, 0, 0))],
 ]
+
+
+def _export(team):
+    """``team`` in export form, its EVs written out (a packed team without EVs would reach
+    the validator as one with no EV field, which it fills with 252)."""
+    return "\n\n".join(
+        "\n".join([f"{s.name} ({s.species})" if s.name else s.species, f"Level: {s.level}",
+                   "EVs: " + " / ".join(f"{v} {k}" for k, v in zip(STATS, s.evs))]
+                  + [f"- {m}" for m in s.moves]) for s in team)
 
 
 @pytest.mark.parametrize("format", list(teams.BANNED_SPECIES))
 def test_format_clauses_agree_with_showdowns_validator(showdown, format):
-    """Each ban and clause of the format, and sets beside them that break none, built as
-    teams: a problem here exactly when Showdown's validator for the format has one."""
+    """Each ban and clause of the format, its checks of the EV total, and sets beside them
+    that break none, built as teams: a problem here exactly when Showdown's validator for the
+    format has one."""
     for team in _FORMAT_CASES:
-        text = teams.pack(team)
+        text = _export(team)
+        assert teams.parse(text) == team
         ours, theirs = teams.format_problems(team, format), showdown.validate(text, format)
         assert bool(ours) == bool(theirs), (text, ours, theirs)
     # no EVs line in an export: 0 EVs, which the validator refuses (a packed team without EVs
     # it would fill with 252 each instead)
     text = "Tauros\n- Body Slam"
     assert teams.format_problems(teams.parse(text), format) and showdown.validate(text, format)
+
+
+def test_load_teams_fills_what_showdowns_validator_fills(showdown):
+    """A packed team without EVs or level, and an export with only some EVs: ``load_teams``
+    gives the sets Showdown's validator leaves after filling them (252 EVs for the packed
+    team; Special defense following Special attack)."""
+    packed = ("Tauros|||NoAbility|bodyslam,hyperbeam|||||||]"
+              "Chansey|||NoAbility|softboiled,seismictoss|||||||")
+    export = "Starmie\nEVs: 100 SpA / 4 Spe\nIVs: 30 SpA\n- Surf\n- Recover"
+    for text in (packed, export):
+        problems, sets = showdown.validated(text, "gen1ou")
+        (team,) = teams.load_teams(text, "gen1ou")
+        assert not problems and [_as_showdown(s) for s in team] == sets, (text, sets)
+    assert teams.load_teams(packed)[0][0].evs == (252,) * 6
+
+
+def test_load_teams_reads_every_way_teams_are_given(tmp_path):
+    """Several exports under ``===`` lines, packed lines with or without the backup's
+    ``format]name|`` prefix, a file, a list: the same teams, in order; every problem of every
+    team in one error."""
+    a = "Tauros\nEVs: 4 HP\n- Body Slam\n"
+    b = "Snorlax\nEVs: 4 HP\n- Rest\n"
+    packed = [teams.pack(teams.parse(t)) for t in (a, b)]
+    expected = [teams.parse(a), teams.parse(b)]
+    path = tmp_path / "my.teams"
+    path.write_text(f"=== [gen1ou] A ===\n\n{a}\n=== [gen1ou] B ===\n\n{b}")
+    for given in (path, str(path), path.read_text(), "\n".join(packed),
+                  "\n".join(f"gen1ou]Team {k}|{p}" for k, p in enumerate(packed)), [a, b],
+                  [a, packed[1]]):
+        assert teams.load_teams(given) == expected, given
+    with pytest.raises(teams.TeamError) as error:
+        teams.load_teams([a.replace("Tauros", "Mewtwo"), b.replace("4 HP", "0 HP")])
+    assert [p.split(":")[0] for p in error.value.problems] == ["team 1", "team 2"]
+    with pytest.raises(teams.TeamError, match="no team file"):
+        teams.load_teams(str(tmp_path / "missing.txt"))
+    with pytest.raises(teams.TeamError, match="unknown format"):
+        teams.load_teams(a, "gen2ou")
 
 
 def test_format_clauses_agree_on_generated_teams(showdown):

@@ -267,7 +267,14 @@ class ShowdownProcess:
 
     def validate(self, team: str, format: str = "gen1ou") -> list[str]:
         """Showdown's validator's problems with an exported or packed team (empty: legal)."""
-        return self.call("validate", format=format, team=team)["problems"]
+        return self.validated(team, format)[0]
+
+    def validated(self, team: str, format: str = "gen1ou"
+                  ) -> tuple[list[str], list[dict[str, Any]]]:
+        """Showdown's validator's problems with a team, and the sets as it leaves them (EVs,
+        IVs and level filled where the text gives none; ``import_team``'s form)."""
+        answer = self.call("validate", format=format, team=team)
+        return answer["problems"], answer["sets"]
 
     def import_team(self, team: str) -> list[dict[str, Any]] | None:
         """Showdown's own parse of an exported or packed team (``Teams.import``)."""

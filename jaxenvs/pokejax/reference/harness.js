@@ -441,7 +441,8 @@ function validate(msg) {
 	const validator = TeamValidator.get(msg.format);
 	const team = typeof msg.team === 'string' ? Teams.import(msg.team) : msg.team;
 	if (!team) throw new Error('could not parse the team');
-	return {problems: validator.validateTeam(team) || []};
+	// validateTeam fills what the team leaves out (EVs, IVs, level) in the sets it checks
+	return {problems: validator.validateTeam(team) || [], sets: team.map(setJSON)};
 }
 
 function prngStream(msg) {
