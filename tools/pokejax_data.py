@@ -68,6 +68,7 @@ def tables_text(dump: dict[str, Any]) -> str:
         "learnable": {k: sorted(v) for k, v in dump["learnable"].items()},
         "learn_level": dump["learn_level"],
         "min_level": dump["min_level"],
+        "incompatible": dump["incompatible"],
         "format": dump["format"],
     }
     lines = ["{"]

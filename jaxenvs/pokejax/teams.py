@@ -9,7 +9,8 @@ does).
 
 ``load_team(text)`` parses and checks a team and raises ``TeamError`` listing every problem:
 unknown species or moves (with the closest names), moves the species cannot learn in Gen 1
-(Showdown's Gen 1 validator's answer, stored per species in ``data/gen1.json``), a level
+(Showdown's Gen 1 validator's answer, stored per species in ``data/gen1.json``) or cannot
+have together (the pairs that validator refuses, stored the same way), a level
 below the one that validator asks of the species or of a move, more than 4 moves, repeated
 moves, more than 6 Pokémon, items, levels outside 1-100, EVs outside 0-255, IVs outside 0-31
 and an HP DV that disagrees with the other DVs, as Showdown's validator checks. Like that
@@ -227,6 +228,10 @@ def problems(team: Sequence[PokemonSet], data: Gen1Data | None = None) -> list[s
             elif species is not None and 1 <= s.level < data.learn_level[species, move]:
                 out.append(f"{who}: {data.species_names[species]} has {m} only from level "
                            f"{data.learn_level[species, move]}")
+        out += [f"{who}: {s.species} cannot have both {a} and {b} (it learns them at stages "
+                "of its evolution line that exclude each other)"
+                for i, a in enumerate(s.moves) for b in s.moves[i + 1:]
+                if (s.species, a, b) in data.incompatible]
         if not 1 <= s.level <= 100:
             out.append(f"{who}: level {s.level} is outside 1-100")
         elif species is not None and s.level < data.min_level[species]:

@@ -243,6 +243,33 @@ def test_level_minimums_agree_with_showdowns_validator(showdown):
     assert not disagreements
 
 
+def test_move_combinations_agree_with_showdowns_validator(showdown):
+    """Every pair of moves ``data.incompatible`` holds, and 800 random sets of up to four
+    learnable moves at levels each move alone allows (bans aside): a problem here exactly when
+    Showdown's Gen 1 validator has one."""
+    d = gen1()
+    cases = [teams.PokemonSet(s, (a, b), evs=(1, 0, 0, 0, 0, 0))
+             for s, a, b in sorted(d.incompatible) if a < b]
+    rng = np.random.default_rng(5)
+    allowed = np.array([m not in teams.BANNED_MOVES for m in d.move_names])
+    for k in range(800):
+        species = 1 + k % 151
+        learn = np.flatnonzero(d.learnable[species] & allowed)
+        moves = rng.choice(learn, min(len(learn), 4), replace=False)
+        lowest = max(d.min_level[species], *d.learn_level[species, moves])
+        cases.append(teams.PokemonSet(d.species_names[species],
+                                      tuple(d.move_names[m] for m in moves),
+                                      level=int(rng.integers(lowest, 101)),
+                                      evs=(1, 0, 0, 0, 0, 0)))
+    disagreements = []
+    for case in cases:
+        ours = teams.problems([case])
+        theirs = showdown.validate(_export([case]), "gen1ubers")
+        if bool(ours) != bool(theirs):
+            disagreements.append((case, ours, theirs))
+    assert len(cases) > 800 + 10 and not disagreements, disagreements[:3]
+
+
 @pytest.mark.parametrize("species, move", [("fearow", "payday"), ("rapidash", "payday"),
                                            ("magikarp", "dragonrage"), ("pikachu", "fly")])
 def test_moves_only_japan_only_events_gave_are_refused_as_showdown_refuses_them(

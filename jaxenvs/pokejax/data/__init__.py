@@ -70,6 +70,10 @@ class Gen1Data:
     min_level: np.ndarray
     """int32[152]: the lowest level at which that validator accepts the species (an evolution's
     level, a legendary's encounter level; 1 where it has none)."""
+    incompatible: frozenset[tuple[str, str, str]]
+    """``(species, move, move)`` ids (either move order): two moves that validator refuses
+    together on the species, though it accepts each alone (each is learned at a stage of its
+    evolution line that rules out the other)."""
     type_chart: np.ndarray
     """float32[17, 17]: damage multiplier of attacking type (row) on defending type (column);
     rows and columns of none (0) and typeless (16) are 1."""
@@ -152,6 +156,8 @@ def gen1() -> Gen1Data:
         learnable=learnable,
         learn_level=learn_level,
         min_level=min_level,
+        incompatible=frozenset((s, a, b) for s, pairs in raw["incompatible"].items()
+                               for pair in pairs for a, b in (pair, pair[::-1])),
         type_chart=type_chart,
     )
 

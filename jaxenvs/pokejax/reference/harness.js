@@ -404,14 +404,14 @@ function dumpData(msg) {
 		}
 		return lo;
 	};
-	const learnable = {}, learn_level = {}, min_level = {};
+	const learnable = {}, learn_level = {}, min_level = {}, incompatible = {};
 	for (const s of species) {
 		const sp = validator.dex.species.get(s.id);
 		// the whole validator on the move alone at level 100 (it also refuses moves that only
 		// Japan-only events gave); a problem without the move's name is the species'
-		const problems = (move, L) => validator.validateSet({
-			species: s.name, name: s.name, moves: [move.id], level: L, ability: 'No Ability',
-			evs: {hp: 1, atk: 0, def: 0, spa: 0, spd: 0, spe: 0}, item: '',
+		const problems = (move, L, other) => validator.validateSet({
+			species: s.name, name: s.name, moves: other ? [move.id, other] : [move.id], level: L,
+			ability: 'No Ability', evs: {hp: 1, atk: 0, def: 0, spa: 0, spd: 0, spe: 0}, item: '',
 		}, {}) || [];
 		learnable[s.id] = [];
 		const levels = {};
@@ -428,11 +428,20 @@ function dumpData(msg) {
 			.find(move => !problems(move, 100).length);
 		const level = lowest(L => !problems(probe, L).some(p => !p.includes(probe.name)));
 		if (level > 1) min_level[s.id] = level;
+		// incompatible[species] = pairs of its learnable moves that the validator refuses
+		// together at level 100 (each is learned at a stage of the evolution line that rules
+		// out the other), bans aside
+		const pairs = [];
+		learnable[s.id].forEach((a, i) => learnable[s.id].slice(i + 1).forEach(b => {
+			if (problems(validator.dex.moves.get(a), 100, b).some(p => !p.includes('is banned by')))
+				pairs.push([a, b]);
+		}));
+		if (pairs.length) incompatible[s.id] = pairs;
 	}
 	// the random-battle format's rule table: its clauses are part of the rules a port implements
 	const format = Dex.formats.get(msg.format || `gen${gen}randombattle`);
 	const rules = [...Dex.formats.getRuleTable(format).keys()].sort();
-	return {gen, species, moves, types, typechart, learnable, learn_level, min_level,
+	return {gen, species, moves, types, typechart, learnable, learn_level, min_level, incompatible,
 		validator_format: validator.format.id,
 		format: {id: format.id, name: format.name, rules}};
 }
