@@ -173,6 +173,27 @@ def test_format_clauses_agree_with_showdowns_validator(showdown, format):
     assert teams.format_problems(teams.parse(text), format) and showdown.validate(text, format)
 
 
+def test_gen1ou_has_the_battle_rules_of_gen1randombattle(showdown):
+    """In the pinned Showdown, gen1ou's rule table is gen1randombattle's plus the Uber ban
+    (the clauses, mods and complex bans are the same), gen1ubers' is gen1ou's without it, and
+    the formats' other fields differ only in team source and display: the battles are played
+    by the same rules."""
+    rand, ou, ubers = (showdown.format_rules(f) for f in teams.FORMATS)
+    assert set(ou["rules"]) - set(rand["rules"]) == {"-tag:uber"}
+    assert set(rand["rules"]) <= set(ou["rules"])
+    assert set(ubers["rules"]) == set(ou["rules"]) - {"-tag:uber"}
+    assert rand["complex_bans"] == ou["complex_bans"] == ubers["complex_bans"]
+    differ = {k for k in {*rand["fields"], *ou["fields"]}
+              if rand["fields"].get(k) != ou["fields"].get(k)}
+    assert differ == {"name", "id", "fullname", "banlist", "team", "bestOfDefault", "section",
+                      "column"}, differ
+    # the move pairs ``problems`` refuses are the complex bans of the Obtainable Moves rule
+    pairs = {tuple(sorted((s, a, b))) for s, a, b in gen1().incompatible}
+    bans = {tuple(sorted(teams.to_id(w) for w in ban.split(" + ")))
+            for ban in ou["complex_bans"]}
+    assert pairs and pairs <= bans
+
+
 def test_load_teams_fills_what_showdowns_validator_fills(showdown):
     """A packed team without EVs or level, and an export with only some EVs: ``load_teams``
     gives the sets Showdown's validator leaves after filling them (252 EVs for the packed

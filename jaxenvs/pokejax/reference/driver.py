@@ -276,6 +276,11 @@ class ShowdownProcess:
         answer = self.call("validate", format=format, team=team)
         return answer["problems"], answer["sets"]
 
+    def format_rules(self, format: str) -> dict[str, Any]:
+        """A format's rule table (``rules``: rule ids; ``complex_bans``) and its other fields
+        (``fields``: each as text)."""
+        return self.call("format_rules", format=format)
+
     def import_team(self, team: str) -> list[dict[str, Any]] | None:
         """Showdown's own parse of an exported or packed team (``Teams.import``)."""
         return self.call("import_team", team=team)["sets"]

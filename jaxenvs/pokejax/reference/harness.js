@@ -574,6 +574,17 @@ const handlers = {
 	check_choices: checkChoices,
 	generate_teams(msg) { return {teams: generateTeams(msg)}; },
 	dump_data: dumpData,
+	format_rules(msg) {
+		// a format's rule table (rule ids, complex bans) and its other fields, as text
+		const format = Dex.formats.get(msg.format);
+		const table = Dex.formats.getRuleTable(format);
+		const fields = {};
+		for (const [k, v] of Object.entries(format)) {
+			if (k !== 'ruleTable') fields[k] = typeof v === 'function' ? v.toString() : JSON.stringify(v);
+		}
+		return {rules: [...table.keys()].sort(), complex_bans: table.complexBans.map(b => b[0]),
+			fields};
+	},
 	validate,
 	import_team(msg) {
 		const team = Teams.import(msg.team);
