@@ -29,7 +29,9 @@ stacked) and the battle PRNG (Showdown's Gen 5 LCG) is seeded from the reset key
 episode is the Showdown battle with that seed and those teams. The default pool is the
 10,000 ``gen1randombattle`` teams made by Showdown's own generator (``data.team_pool``);
 ``supported_pool`` makes random legal teams of every move the engine supports
-(``moves.SUPPORTED``), a wider spread of moves than random battles use.
+(``moves.SUPPORTED``), a wider spread of moves than random battles use. User teams are given
+with their format: ``make("PokeJAX", format="gen1ou", teams="my_teams.txt")`` (Showdown export
+or packed text, or a file of it, checked by the format's validator rules; ``PokeJAXParams``).
 """
 
 from __future__ import annotations
@@ -50,22 +52,18 @@ from jaxenvs.pokejax._src.state import P1, P2, REQ_NONE, BattleState, init_state
 from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.types import PokeJAXParams, PokeJAXState
 
-_TEAM_FIELDS = ("species", "moves", "level", "evs", "ivs")
-
-
 @functools.cache
 def _default_teams() -> dict[str, jax.Array]:
     """The pool's teams as ``PokeJAXParams.teams`` holds them (one copy, so that a make with
     the default teams is recognised and not checked again)."""
     pool = team_pool()
-    return {k: jnp.asarray(getattr(pool, k)) for k in _TEAM_FIELDS}
+    return {k: jnp.asarray(getattr(pool, k)) for k in tm.ARRAY_SHAPES}
 
 
 def supported_pool(size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
     """A pool of ``size`` random legal six-Pokémon teams of supported moves."""
     rng = np.random.default_rng(seed)
-    rows = [tm.to_arrays(tm.supported_team(rng)) for _ in range(size)]
-    return {k: np.stack([r[k] for r in rows]) for k in _TEAM_FIELDS}
+    return tm.stack([tm.supported_team(rng) for _ in range(size)])
 
 
 def new_episode(key: jax.Array, params: PokeJAXParams) -> PokeJAXState:
@@ -73,7 +71,7 @@ def new_episode(key: jax.Array, params: PokeJAXParams) -> PokeJAXState:
     k_teams, k_seed = jax.random.split(key)
     n = params.teams["species"].shape[0]
     pick = jax.random.randint(k_teams, (2,), 0, n)
-    teams = {k: params.teams[k][pick] for k in _TEAM_FIELDS}
+    teams = {k: params.teams[k][pick] for k in tm.ARRAY_SHAPES}
     words = jax.random.randint(k_seed, (4,), 0, 1 << 16)
     battle = turn.start(init_state(teams, words))
     return PokeJAXState(battle=battle,
@@ -115,10 +113,25 @@ class _Base(Environment):
     def default_params(self) -> PokeJAXParams:
         return PokeJAXParams(teams=_default_teams())
 
+    def make_params(self, **overrides: Any) -> PokeJAXParams:
+        """As ``Environment.make_params``; ``teams`` may also be user teams as text, a file or
+        a list of them (``teams.load_teams``, read and checked for ``format``)."""
+        if "teams" in overrides and not isinstance(overrides["teams"], dict):
+            teams = tm.load_teams(overrides["teams"],
+                                  overrides.get("format", self.default_params.format))
+            overrides["teams"] = {k: jnp.asarray(v) for k, v in tm.stack(teams).items()}
+        return super().make_params(**overrides)
+
     def check_params(self, params: PokeJAXParams) -> None:
         errors = []
-        if params.teams is not _default_teams():  # the pool, checked against Showdown
-            errors += tm.array_problems(params.teams)
+        if params.format not in tm.FORMATS:
+            errors.append(f"format {params.format!r} is none of {', '.join(tm.FORMATS)}")
+        elif params.teams is _default_teams():  # the pool, checked against Showdown
+            if params.format != tm.FORMATS[0]:
+                errors.append(f"format {params.format!r} plays the user's teams: give teams "
+                              "(Showdown export or packed text, a file of it, or a list)")
+        else:
+            errors += tm.array_problems(params.teams, format=params.format)
             if not errors:
                 names = gen1().move_names
                 try:

@@ -486,17 +486,31 @@ def from_arrays(pool: TeamPool, index: int, data: Gen1Data | None = None) -> lis
             for p in range(pool.species.shape[1]) if pool.species[index, p]]
 
 
-def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
+def supported_team(rng: np.random.Generator, size: int = 6, format: str = FORMATS[0]
+                   ) -> list[PokemonSet]:
     """A random legal team whose moves the engine supports: distinct species that learn at
     least one supported move, 1-4 of those moves each, levels 50-100 (no lower than the
     validator accepts the species and its moves), random DVs (the HP DV derived as in Gen 1)
-    and stat experience."""
+    and stat experience. For a format of user teams, without its banned species and moves,
+    and drawn again until ``format_problems`` finds nothing."""
     from jaxenvs.pokejax._src.moves import SUPPORTED
 
     data = gen1()
-    supported = np.array(sorted(data.move_index[m] for m in SUPPORTED if m != "struggle"))
+    banned = set(BANNED_SPECIES.get(format, ())) | (set(BANNED_MOVES) if format in
+                                                     BANNED_SPECIES else set())
+    supported = np.array(sorted(data.move_index[m] for m in SUPPORTED
+                                if m != "struggle" and m not in banned))
     candidates = [s for s in range(1, len(data.species_names))
-                  if data.learnable[s, supported].any()]
+                  if data.learnable[s, supported].any() and data.species_names[s] not in banned]
+    while True:
+        team = _random_team(rng, size, data, supported, candidates)
+        if format not in BANNED_SPECIES or not format_problems(team, format, data):
+            return team
+
+
+def _random_team(rng: np.random.Generator, size: int, data: Gen1Data, supported: np.ndarray,
+                 candidates: Sequence[int]) -> list[PokemonSet]:
+    """``supported_team``'s draw from the species ``candidates`` and moves ``supported``."""
     team = []
     for s in rng.choice(candidates, size, replace=False):
         learn = supported[data.learnable[s, supported]]
@@ -508,10 +522,10 @@ def supported_team(rng: np.random.Generator, size: int = 6) -> list[PokemonSet]:
         evs[4] = evs[3]
         lowest = max(50, data.min_level[s], *data.learn_level[s, moves])
         team.append(PokemonSet(species=data.species_names[s],
-                                  moves=tuple(data.move_names[m] for m in moves),
-                                  level=int(rng.integers(lowest, 101)),
-                                  evs=tuple(int(v) for v in evs),
-                                  ivs=tuple(int(2 * v + rng.integers(0, 2)) for v in dv)))
+                               moves=tuple(data.move_names[m] for m in moves),
+                               level=int(rng.integers(lowest, 101)),
+                               evs=tuple(int(v) for v in evs),
+                               ivs=tuple(int(2 * v + rng.integers(0, 2)) for v in dv)))
     return team
 
 

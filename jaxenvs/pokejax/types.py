@@ -15,7 +15,13 @@ class PokeJAXParams:
 
     teams: dict[str, jax.Array]
     """The pool: ``species`` uint8[N, 6], ``moves`` uint8[N, 6, 4], ``level`` uint8[N, 6],
-    ``evs``/``ivs`` uint8[N, 6, 6] (``teams.to_arrays`` rows, stacked)."""
+    ``evs``/``ivs`` uint8[N, 6, 6] (``teams.stack``). ``make`` also takes user teams as text
+    or a file (``teams.load_teams``)."""
+    format: str = struct.field(pytree_node=False, default="gen1randombattle")
+    """The Showdown format the teams follow (``teams.FORMATS``): ``gen1randombattle``, whose
+    teams the default pool holds, or ``gen1ou`` / ``gen1ubers``, which play the user's teams
+    and check them by that format's validator rules. Showdown's battle rules are the same in
+    all three."""
     opponent: int = opponents.RANDOM
     """``PokeJAX``: p2's policy, an index into ``opponents.POLICIES`` (0 random legal, 1 greedy
     max-damage; poke-env's 2 simple heuristics and 3 max base power players). ``PokeJAX2P``

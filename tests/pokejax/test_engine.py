@@ -7,9 +7,10 @@ requests and legal choices, party order, HP, fainted/active flags, status and it
 boosts, modified and stored stats, types, species, volatiles with the confusion counter and the
 substitute's HP, moves, PP, last moves, the sides' selected moves, the last damage, and the
 PRNG (number of LCG outputs and the last one). Teams: ``gen1randombattle`` pool teams (all
-playable), random legal teams of every supported move (``teams.supported_team``), and mirror
+playable), random legal teams of every supported move (``teams.supported_team``), mirror
 matches of those (the same team on both sides: speed ties, and so the tie-break draws of the
-event system, are frequent).
+event system, are frequent), and user teams in ``gen1ou`` (random teams its validator
+accepts, in battles Showdown plays in that format).
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -66,6 +67,24 @@ def test_pool_battles_match_showdown(showdown):
 @pytest.mark.parametrize("mirror", [False, True], ids=["random", "mirror"])
 def test_random_team_battles_match_showdown(showdown, mirror):
     assert _agree(list(random_team_battles(showdown, 32, 100 + mirror, mirror))) > 1500
+
+
+def _gen1ou_battles(showdown, n, seed):
+    """Battles in Showdown's gen1ou between random teams its gen1ou validator accepts."""
+    trajs = list(random_team_battles(showdown, n, seed, format="gen1ou"))
+    for traj in trajs:
+        for team in traj.teams:
+            assert showdown.validate(team, "gen1ou") == [], team
+    return trajs
+
+
+def test_gen1ou_battles_between_user_teams_match_showdown(showdown):
+    assert _agree(_gen1ou_battles(showdown, 32, 300)) > 1500
+
+
+@pytest.mark.slow
+def test_many_gen1ou_battles_between_user_teams_match_showdown(showdown):
+    assert _agree(_gen1ou_battles(showdown, 500, 301)) > 25000
 
 
 @pytest.mark.slow

@@ -4,6 +4,8 @@ reset seed and teams define (the choices ``info`` reports, replayed in Showdown,
 engine at every decision: ``replay.replay``), and that the greedy opponent picks the obvious
 move in constructed positions."""
 
+from pathlib import Path
+
 import jax
 import numpy as np
 import pytest
@@ -66,10 +68,16 @@ def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
     with the seed and teams reset drew and the decisions ``info`` reports, agree with the
     engine at every decision."""
     env, params = env_params
-    params = params.replace(opponent=opponents.POLICIES.index(opponent))
+    _replay_episodes(env, params.replace(opponent=opponents.POLICIES.index(opponent)),
+                     showdown, np.random.default_rng(3), episodes=2)
+
+
+def _replay_episodes(env, params, showdown, rng, episodes):
+    """Plays ``episodes`` episodes with random legal agent actions and replays each in
+    Showdown, in ``params.format``, with the seed and teams reset drew and the decisions
+    ``info`` reports: they agree at every decision and the reward is the winner's."""
     reset, step = _jitted(env)
-    rng = np.random.default_rng(3)
-    for episode in range(2):
+    for episode in range(episodes):
         key = jax.random.key(episode)
         obs, state = reset(key, params)
         seed, packed = _battle_inputs(key, params)
@@ -86,10 +94,40 @@ def test_episode_is_the_showdown_battle(env_params, showdown, opponent):
             choices.append(first)
             if opp[1] >= 0:
                 choices.append({"p2": replay.action_to_choice(opp[1])})
-        traj = showdown.replay(seed, packed, choices)
+        traj = showdown.replay(seed, packed, choices, format=params.format)
         divergence, _ = replay.replay(traj)
         assert divergence is None, str(divergence)
         assert float(reward) == {"p1": 1.0, "p2": -1.0}.get(traj.winner, 0.0)
+
+
+GEN1OU_TEAMS = Path(__file__).parent / "data" / "gen1ou_teams.txt"
+
+
+def test_gen1ou_episodes_with_user_teams_are_the_showdown_battles(showdown):
+    """``make("PokeJAX", format="gen1ou", teams=FILE)``: four user teams in export form,
+    which Showdown's gen1ou validator accepts; episodes against the heuristic opponent are
+    the gen1ou battles Showdown plays with them."""
+    for team in tm.split_teams(GEN1OU_TEAMS.read_text()):
+        assert showdown.validate(team, "gen1ou") == []
+    env, params = jaxenvs.make("PokeJAX", format="gen1ou", teams=GEN1OU_TEAMS,
+                               opponent=opponents.POLICIES.index("heuristic"))
+    assert params.teams["species"].shape == (4, 6)
+    _replay_episodes(env, params, showdown, np.random.default_rng(5), episodes=3)
+
+
+def test_formats_and_user_teams_are_checked():
+    """A format of user teams without teams, an unknown format, and teams the format's
+    validator refuses fail at ``make`` with the reason."""
+    with pytest.raises(ValueError, match="plays the user's teams"):
+        jaxenvs.make("PokeJAX", format="gen1ou")
+    with pytest.raises(ValueError, match="none of gen1randombattle, gen1ou, gen1ubers"):
+        jaxenvs.make("PokeJAX2P", format="gen2ou")
+    mewtwo = "Mewtwo\nEVs: 4 HP\n- Psychic"
+    with pytest.raises(tm.TeamError, match="team 1: .*Uber, which gen1ou bans"):
+        jaxenvs.make("PokeJAX", format="gen1ou", teams=[mewtwo])
+    _, params = jaxenvs.make("PokeJAX", format="gen1ubers", teams=mewtwo)
+    with pytest.raises(ValueError, match="Uber, which gen1ou bans"):
+        jaxenvs.make("PokeJAX", format="gen1ou", teams=params.teams)
 
 
 def test_2p_episode_is_the_showdown_battle(env_params, showdown):

@@ -45,20 +45,22 @@ def random_battles(process: ShowdownProcess, indices: Iterable[int], record: boo
                                     callers=callers)
 
 
-def random_team_battles(process: ShowdownProcess, n: int, seed: int, mirror: bool = False
-                        ) -> Iterator[Trajectory]:
+def random_team_battles(process: ShowdownProcess, n: int, seed: int, mirror: bool = False,
+                        format: str = tm.FORMATS[0]) -> Iterator[Trajectory]:
     """Plays ``n`` battles between random legal teams of supported moves
-    (``teams.supported_team``), with battle, policy and team seeds drawn from
-    ``numpy.random.default_rng(seed)``; with ``mirror``, both sides play the same team (speed
-    ties, and so the event system's tie-break draws, are frequent)."""
+    (``teams.supported_team``, for ``format``; Showdown plays the battle in that format), with
+    battle, policy and team seeds drawn from ``numpy.random.default_rng(seed)``; with
+    ``mirror``, both sides play the same team (speed ties, and so the event system's
+    tie-break draws, are frequent)."""
     rng = np.random.default_rng(seed)
     for _ in range(n):
-        packed = [tm.pack(tm.supported_team(rng)) for _ in range(2)]
+        packed = [tm.pack(tm.supported_team(rng, format=format)) for _ in range(2)]
         if mirror:
             packed[1] = packed[0]
         words = [int(w) for w in rng.integers(0, 1 << 16, 4)]
         policy = [int(w) for w in rng.integers(0, 1 << 16, 4)]
-        yield process.random_battle(words, (packed[0], packed[1]), policy_seed=policy)
+        yield process.random_battle(words, (packed[0], packed[1]), policy_seed=policy,
+                                    format=format)
 
 
 def save_trajectories(path: str | Path, trajectories: Iterable[Trajectory]) -> int:

@@ -4,13 +4,14 @@ Pokémon Showdown 0.11.11 in Node, decision by decision.
 Random-vs-random battles are played in Showdown (``battles``) and replayed in the engine with
 the same seeds and choices (``replay.replay_many``), which compares the engine with Showdown's
 report after the leads and after every decision, exactly, and returns each battle's first
-divergence. Three kinds of battle, as in the engine tests: the standard pool battles
+divergence. Four kinds of battle, as in the engine tests: the standard pool battles
 (``battles.random_battles``), random legal teams of supported moves and mirror matches of those
-(``battles.random_team_battles``, the slow tests' seeds).
+(``battles.random_team_battles``, the slow tests' seeds), and user teams in ``gen1ou`` (random
+teams that format accepts, in battles Showdown plays in it).
 
 Sizes: ``QUICK`` by default (about two minutes on 2 cores, the engine's compilation included),
-``FULL`` with ``--full`` (the slow tests': 10,000 pool battles, 500 + 500 random-team battles;
-about 30 minutes).
+``FULL`` with ``--full`` (the slow tests': 10,000 pool battles, 500 battles of each other kind;
+about 35 minutes).
 Each check covers up to ``CHECK_BATTLES`` battles of one kind; Showdown records the next
 check's battles while the engine replays the current ones.
 
@@ -27,6 +28,7 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
+from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax.reference import battles, replay
 from jaxenvs.pokejax.reference.driver import (SHOWDOWN_VERSION, ReferenceUnavailable,
                                               ShowdownProcess, Trajectory)
@@ -35,12 +37,12 @@ from jaxenvs.verify.suite import (CheckResult, ReferenceInfo, SuiteFn, SuiteOpti
                                   register_suite)
 
 #: Battles per kind: the default and ``--full`` (the slow tests' sizes).
-QUICK = {"pool": 256, "random-team": 64, "mirror": 64}
-FULL = {"pool": 10_000, "random-team": 500, "mirror": 500}
+QUICK = {"pool": 256, "random-team": 64, "mirror": 64, "gen1ou": 64}
+FULL = {"pool": 10_000, "random-team": 500, "mirror": 500, "gen1ou": 500}
 #: Battles recorded and replayed per check (a multiple of ``replay.BATCH``).
 CHECK_BATTLES = 512
 #: ``random_team_battles`` seeds of the random-team kinds (those of the slow tests).
-TEAM_SEEDS = {"random-team": 200, "mirror": 201}
+TEAM_SEEDS = {"random-team": 200, "mirror": 201, "gen1ou": 301}
 #: The agreement table's fields (see the module docstring).
 FIELDS = ("battle state", "requests and legal choices", "PRNG stream")
 #: What ``replay.compare`` compares, for the certificate.
@@ -55,7 +57,8 @@ COMPARED = ("at each Showdown report (after the leads, after every decision): tu
 def _battles(showdown: ShowdownProcess, kind: str, count: int) -> Iterator[Trajectory]:
     if kind == "pool":
         return battles.random_battles(showdown, range(count))
-    return battles.random_team_battles(showdown, count, TEAM_SEEDS[kind], kind == "mirror")
+    return battles.random_team_battles(showdown, count, TEAM_SEEDS[kind], kind == "mirror",
+                                       format="gen1ou" if kind == "gen1ou" else tm.FORMATS[0])
 
 
 def _field(difference: str) -> str:
