@@ -53,7 +53,7 @@ from jaxenvs.pokejax.data import gen1, team_pool
 from jaxenvs.pokejax.types import PokeJAXParams, PokeJAXState
 
 @functools.cache
-def _default_teams() -> dict[str, jax.Array]:
+def default_teams() -> dict[str, jax.Array]:
     """The pool's teams as ``PokeJAXParams.teams`` holds them (one copy, so that a make with
     the default teams is recognised and not checked again)."""
     pool = team_pool()
@@ -111,7 +111,7 @@ class _Base(Environment):
 
     @property
     def default_params(self) -> PokeJAXParams:
-        return PokeJAXParams(teams=_default_teams())
+        return PokeJAXParams(teams=default_teams())
 
     def make_params(self, **overrides: Any) -> PokeJAXParams:
         """As ``Environment.make_params``; ``teams`` may also be user teams as text, a file or
@@ -126,7 +126,7 @@ class _Base(Environment):
         errors = []
         if params.format not in tm.FORMATS:
             errors.append(f"format {params.format!r} is none of {', '.join(tm.FORMATS)}")
-        elif params.teams is _default_teams():  # the pool, checked against Showdown
+        elif params.teams is default_teams():  # the pool, checked against Showdown
             if params.format != tm.FORMATS[0]:
                 errors.append(f"format {params.format!r} plays the user's teams: give teams "
                               "(Showdown export or packed text, a file of it, or a list)")

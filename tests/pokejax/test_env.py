@@ -4,8 +4,6 @@ reset seed and teams define (the choices ``info`` reports, replayed in Showdown,
 engine at every decision: ``replay.replay``), and that the greedy opponent picks the obvious
 move in constructed positions."""
 
-from pathlib import Path
-
 import jax
 import numpy as np
 import pytest
@@ -14,7 +12,7 @@ import jaxenvs
 from jaxenvs.pokejax import teams as tm
 from jaxenvs.pokejax._src import moves, opponents
 from jaxenvs.pokejax._src.state import REQ_SWITCH
-from jaxenvs.pokejax.data import gen1
+from jaxenvs.pokejax.data import GEN1OU_SAMPLE_TEAMS, gen1
 from jaxenvs.pokejax.env import PokeJAX, PokeJAX2P, supported_pool
 from jaxenvs.pokejax.reference import replay
 
@@ -100,16 +98,13 @@ def _replay_episodes(env, params, showdown, rng, episodes):
         assert float(reward) == {"p1": 1.0, "p2": -1.0}.get(traj.winner, 0.0)
 
 
-GEN1OU_TEAMS = Path(__file__).parent / "data" / "gen1ou_teams.txt"
-
-
 def test_gen1ou_episodes_with_user_teams_are_the_showdown_battles(showdown):
-    """``make("PokeJAX", format="gen1ou", teams=FILE)``: four user teams in export form,
-    which Showdown's gen1ou validator accepts; episodes against the heuristic opponent are
+    """``make("PokeJAX", format="gen1ou", teams=FILE)``: the four sample teams in export
+    form, which Showdown's gen1ou validator accepts; episodes against the heuristic opponent are
     the gen1ou battles Showdown plays with them."""
-    for team in tm.split_teams(GEN1OU_TEAMS.read_text()):
+    for team in tm.split_teams(GEN1OU_SAMPLE_TEAMS.read_text()):
         assert showdown.validate(team, "gen1ou") == []
-    env, params = jaxenvs.make("PokeJAX", format="gen1ou", teams=GEN1OU_TEAMS,
+    env, params = jaxenvs.make("PokeJAX", format="gen1ou", teams=GEN1OU_SAMPLE_TEAMS,
                                opponent=opponents.POLICIES.index("heuristic"))
     assert params.teams["species"].shape == (4, 6)
     _replay_episodes(env, params, showdown, np.random.default_rng(5), episodes=3)

@@ -7,7 +7,8 @@ Type ids are 1-15 in alphabetical order of the type names, 0 = none, 16 = Showdo
 
 ``gen1()`` returns the tables (``Gen1Data``): the arrays the engine indexes plus ``raw``, the
 whole ``gen1.json`` (every move field Showdown's gen1 mod defines). ``team_pool()`` returns the
-``TeamPool`` of ``gen1randombattle`` teams.
+``TeamPool`` of ``gen1randombattle`` teams; ``GEN1OU_SAMPLE_TEAMS`` is a file of four
+hand-written ``gen1ou`` teams in Showdown's export form (an example of user teams).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import functools
 import importlib.resources
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,11 @@ CATEGORIES = ("Physical", "Special", "Status")
 
 def _data_file(name: str):
     return importlib.resources.files("jaxenvs.pokejax.data") / name
+
+
+#: Four hand-written ``gen1ou`` teams (export form, one ``===`` line each), built on the
+#: format's usual Pokémon: ``make("PokeJAX", format="gen1ou", teams=GEN1OU_SAMPLE_TEAMS)``.
+GEN1OU_SAMPLE_TEAMS = Path(__file__).with_name("gen1ou_sample_teams.txt")
 
 
 @dataclass(frozen=True)

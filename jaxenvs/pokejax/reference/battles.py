@@ -5,7 +5,8 @@ a battle seed and a policy seed derived from ``i`` by SHA-256, and both sides ch
 uniformly among their legal choices (Showdown's legal list, drawn in Node from the policy's own
 Gen 5 LCG). ``random_battles`` plays them in the reference and yields the ``Trajectory`` of
 each: choices, the report after every decision (state, log, every PRNG call).
-``random_team_battles`` plays battles between random legal teams instead (and mirror matches).
+``random_team_battles`` plays battles between random legal teams instead (and mirror matches),
+``team_battles`` between given teams.
 ``save_trajectories``/``load_trajectories`` keep them as gzipped JSON lines.
 """
 
@@ -15,7 +16,7 @@ import gzip
 import hashlib
 import json
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -43,6 +44,18 @@ def random_battles(process: ShowdownProcess, indices: Iterable[int], record: boo
         seed, teams, policy = battle_inputs(i)
         yield process.random_battle(seed, teams, policy_seed=policy, record=record,
                                     callers=callers)
+
+
+def team_battles(process: ShowdownProcess, teams: Sequence[str], indices: Iterable[int],
+                 format: str, record: bool = True) -> Iterator[Trajectory]:
+    """The standard battles ``indices`` (their seeds and policy seeds) between packed
+    ``teams`` instead of the pool's: battle ``i`` pits teams ``2i`` and ``2i + 1`` (mod their
+    number), played in ``format``."""
+    for i in indices:
+        seed, _, policy = battle_inputs(i)
+        pair = (teams[2 * i % len(teams)], teams[(2 * i + 1) % len(teams)])
+        yield process.random_battle(seed, pair, policy_seed=policy, format=format,
+                                    record=record)
 
 
 def random_team_battles(process: ShowdownProcess, n: int, seed: int, mirror: bool = False,

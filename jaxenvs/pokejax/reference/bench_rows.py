@@ -1,10 +1,12 @@
 """Showdown's row in ``jaxenvs bench`` / ``benchmarks/sps.py`` for PokeJAX's ids.
 
-Random-vs-random ``gen1randombattle`` battles between pool teams (``battles.random_battles``),
-played inside one Node process without per-step reports, so the figure is Showdown's own
-simulation speed and not the JSON pipe's. A step is what one env step of ours plays: beside
-``PokeJAX`` a decision point (every player who has a choice makes it), beside ``PokeJAX2P`` one
-player's choice. Node does not batch,
+Random-vs-random battles between the teams of the measured params, in their format: the pool's
+``gen1randombattle`` battles by default (``battles.random_battles``), battles between the
+params' own teams otherwise (``battles.team_battles``, e.g. ``--param format=gen1ou --param
+teams=FILE``). They are played inside one Node process without per-step reports, so the
+figure is Showdown's own simulation speed and not the JSON pipe's. A step is what one env step
+of ours plays: beside ``PokeJAX`` a decision point (every player who has a choice makes it),
+beside ``PokeJAX2P`` one player's choice. Node does not batch,
 so the row is paired (``jaxenvs.bench``): the same battles are played after each of our timed
 runs, in one Node process kept for the whole run (warmed up once); without Node or the pinned
 package the cells stay empty.
@@ -15,10 +17,15 @@ from __future__ import annotations
 import atexit
 import functools
 import time
-from typing import Callable
+from types import SimpleNamespace
+from typing import Callable, Iterator
+
+import numpy as np
 
 from jaxenvs import bench
-from jaxenvs.pokejax.reference.battles import random_battles
+from jaxenvs.pokejax import teams as tm
+from jaxenvs.pokejax.env import default_teams
+from jaxenvs.pokejax.reference.battles import random_battles, team_battles
 from jaxenvs.pokejax.reference.driver import ShowdownProcess, Trajectory, reference_problem
 
 #: Battles per measurement: about three seconds of play (60 battles, about one second, gave
@@ -26,28 +33,42 @@ from jaxenvs.pokejax.reference.driver import ShowdownProcess, Trajectory, refere
 BATTLES = 150
 
 
+def _battles(showdown: ShowdownProcess, params) -> Iterator[Trajectory]:
+    """The measured battles: between the pool's teams, or the params' own in their format."""
+    if params is None or params.teams is default_teams():
+        return random_battles(showdown, range(BATTLES), record=False)
+    arrays = {k: np.asarray(v) for k, v in params.teams.items()}
+    packed = [tm.pack(tm.from_arrays(SimpleNamespace(**arrays), k))
+              for k in range(len(arrays["species"]))]
+    return team_battles(showdown, packed, range(BATTLES), params.format, record=False)
+
+
 @functools.cache
 def _showdown() -> ShowdownProcess | None:
-    """The run's Node process (ended at exit), warmed up by playing the measured battles once
-    (the first ran a third slower, Node's JIT and Dex caches still filling), or ``None``
-    without Node or the package."""
+    """The run's Node process (ended at exit), or ``None`` without Node or the package."""
     if reference_problem() is not None:
         return None
     showdown = ShowdownProcess()
     atexit.register(showdown.close)
-    list(random_battles(showdown, range(BATTLES), record=False))
     return showdown
 
 
 def _showdown_sps(count: Callable[[Trajectory], int]) -> Callable[..., float | None]:
-    """The row's measurement, a step being ``count`` of a battle's steps."""
+    """The row's measurement, a step being ``count`` of a battle's steps. The first
+    measurement of given params is preceded by one unmeasured play of its battles (the first
+    ran a third slower, Node's JIT and Dex caches still filling)."""
+    warmed = []
+
     def sps(batch_size: int, num_steps: int, params) -> float | None:
-        del batch_size, num_steps, params
+        del batch_size, num_steps
         showdown = _showdown()
         if showdown is None:
             return None
+        if not any(params is p for p in warmed):
+            list(_battles(showdown, params))
+            warmed.append(params)
         start = time.perf_counter()
-        steps = sum(count(t) for t in random_battles(showdown, range(BATTLES), record=False))
+        steps = sum(count(t) for t in _battles(showdown, params))
         return steps / (time.perf_counter() - start)
     return sps
 
@@ -58,6 +79,6 @@ for _env_id, _count, _step in (
     bench.register_reference(
         _env_id, _showdown_sps(_count), label="Showdown 0.11.11 in Node (one process, this run)",
         paired=True,
-        note=f"pokemon-showdown, {BATTLES} random-vs-random gen1randombattle battles of pool "
-             f"teams inside Node (no per-step reports) after each of our timed runs; a step is "
-             f"{_step}.")
+        note=f"pokemon-showdown, {BATTLES} random-vs-random battles between the measured "
+             f"params' teams in their format (gen1randombattle pool teams by default) inside "
+             f"Node (no per-step reports) after each of our timed runs; a step is {_step}.")
