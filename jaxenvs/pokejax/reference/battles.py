@@ -52,9 +52,9 @@ def team_battles(process: ShowdownProcess, teams: Sequence[str], indices: Iterab
     ``teams`` instead of the pool's: battle ``i`` pits teams ``2i`` and ``2i + 1`` (mod their
     number), played in ``format``."""
     for i in indices:
-        seed, _, policy = battle_inputs(i)
         pair = (teams[2 * i % len(teams)], teams[(2 * i + 1) % len(teams)])
-        yield process.random_battle(seed, pair, policy_seed=policy, format=format,
+        yield process.random_battle(_words(f"pokejax-battle-{i}"), pair,
+                                    policy_seed=_words(f"pokejax-policy-{i}"), format=format,
                                     record=record)
 
 
