@@ -8,6 +8,10 @@ PettingZoo environment.
 
 import importlib
 
+from jaxenvs._src.gymnax_import import import_gymnax
+
+import_gymnax()  # before the modules below import gymnax: without its plotting imports
+
 from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs

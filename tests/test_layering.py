@@ -30,3 +30,24 @@ def test_importing_jaxenvs_loads_no_reference_verification_fast_path_or_mujoco()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_importing_jaxenvs_defers_gymnax_plotting_imports_to_their_first_use():
+    """gymnax imports seaborn and matplotlib for its own envs' rendering; ``import jaxenvs``
+    leaves them unimported (``_src.gymnax_import``), and gymnax's modules still reach the real
+    ones when they use them, while ``sys.modules`` holds no stand-in."""
+    code = """
+import sys, types
+import jaxenvs
+plotting = ('seaborn', 'matplotlib', 'scipy.stats', 'pandas')
+print(sorted(m for m in sys.modules if m in plotting))
+from gymnax.environments.misc import pong
+import matplotlib.colors, matplotlib.pyplot, seaborn
+print(pong.sns.color_palette is seaborn.color_palette,
+      pong.plt.subplots is matplotlib.pyplot.subplots,
+      pong.colors.ListedColormap is matplotlib.colors.ListedColormap,
+      all(type(sys.modules[m]) is types.ModuleType for m in plotting))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[:2] == ["[]", "True True True True"]
