@@ -60,6 +60,10 @@ class Environment(environment.Environment):
     #: keep one type; under x64 their ``reset`` and ``step`` refuse with a readable error
     #: rather than fail deep inside a trace.
     supports_x64: bool = True
+    #: Parameters that ``make`` also takes as the path of a file to read (PokeJAX's
+    #: ``teams``): ``jaxenvs train`` stores such a path in its run absolute, so that the run
+    #: resumes and evaluates from any folder.
+    file_params: tuple[str, ...] = ()
 
     def _own_key(self, key):
         """The key ``reset`` and ``step`` draw with (``unrolled_keys_on_cpu``)."""

@@ -108,6 +108,8 @@ class _Base(Environment):
     loop_on_cpu = True
     #: Written for JAX's default 32-bit mode (``Environment.supports_x64``).
     supports_x64 = False
+    #: ``teams`` may be a file of Showdown teams (``Environment.file_params``).
+    file_params = ("teams",)
 
     @property
     def default_params(self) -> PokeJAXParams:

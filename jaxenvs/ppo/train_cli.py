@@ -119,7 +119,19 @@ def plan_new_run(args: argparse.Namespace) -> RunPlan:
     if args.log_every < 1:
         raise ValueError(f"--log-every must be >= 1, got {args.log_every}")
     out = args.out or Path("runs") / f"{args.env}-seed{seed}"
-    return RunPlan(args.env, dict(args.param), config, seed, chunk, out)
+    return RunPlan(args.env, env_overrides(args.env, dict(args.param)), config, seed, chunk, out)
+
+
+def env_overrides(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` as the run stores them: a value of one of the env's ``file_params`` that
+    names a file, as its absolute path (the run then resumes from any folder)."""
+    env, _ = make_env(env_id)
+    stored = dict(params)
+    for name in getattr(env, "file_params", ()):
+        value = stored.get(name)
+        if isinstance(value, str) and Path(value).expanduser().is_file():
+            stored[name] = str(Path(value).expanduser().resolve())
+    return stored
 
 
 def plan_resumed_run(args: argparse.Namespace) -> RunPlan:

@@ -206,3 +206,27 @@ def test_eval_checks_its_env_parameter_overrides(tmp_path, capsys):
     _save_untrained(tmp_path, "Pong")
     assert main(["eval", "Pong", "--checkpoint", str(tmp_path), "--param", "max_score=0"]) == 2
     assert "max_score" in capsys.readouterr().err
+
+
+def test_a_run_stores_a_team_file_given_relative_as_its_absolute_path(tmp_path, monkeypatch):
+    """``--param teams=FILE`` is kept in the run absolute (``Environment.file_params``), so the
+    run resumes and evaluates from any folder; inline team text and other params stay as
+    given."""
+    import argparse
+    import shutil
+
+    from jaxenvs.pokejax.data import GEN1OU_SAMPLE_TEAMS
+
+    shutil.copy(GEN1OU_SAMPLE_TEAMS, tmp_path / "teams.txt")
+    monkeypatch.chdir(tmp_path)
+    parser = argparse.ArgumentParser()
+    train_cli.add_arguments(parser)
+
+    def stored(*argv):
+        return train_cli.plan_new_run(parser.parse_args(["PokeJAX", *argv])).env_overrides
+
+    assert stored("--param", "format=gen1ou", "--param", "teams=teams.txt") == {
+        "format": "gen1ou", "teams": str(tmp_path.resolve() / "teams.txt")}
+    packed = "Mew||||psychic|Timid|||||"
+    assert stored("--param", f"teams={packed}") == {"teams": packed}
+    assert stored("--param", "teams=missing.txt") == {"teams": "missing.txt"}
