@@ -113,8 +113,9 @@ def opponent_places(state: TCGJaxState, seat, opponent) -> TCGJaxState:
 def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxState:
     """The agent's ``action``, then the opponent's decisions until the agent's next decision
     or the end (one loop, so the compiled step holds one copy of ``engine.step``). On a CPU
-    each env runs its own loop (``Environment.loop_on_cpu``): under ``vmap`` a batch runs as
-    many iterations as its longest opponent turn, several times the mean
+    each env runs its own loop (``Environment.loop_on_cpu``). Under ``vmap`` a batch runs as
+    many iterations as its longest opponent turn, several times the mean, so each iteration
+    moves only the envs still waiting for a decision (``branches.rarely``)
     (``docs/tcgjax.md``, "Speed")."""
     def waiting(carry):
         s, first = carry
@@ -127,12 +128,14 @@ def agent_then_opponent(state: TCGJaxState, action, seat, opponent) -> TCGJaxSta
                              s, action, opponent,
                              result_shapes=jax.ShapeDtypeStruct((), jnp.int32))
 
-    def move(carry):
+    def move(carry, action, opponent):
         s, first = carry
         s = play(s, chosen(first, s, action, opponent))
         return s.replace(opponent_decisions=s.opponent_decisions + ~first), jnp.bool_(False)
 
-    return jax.lax.while_loop(waiting, move, (state, jnp.bool_(True)))[0]
+    return jax.lax.while_loop(
+        waiting, lambda carry: branches.rarely(waiting(carry), move, carry, action, opponent),
+        (state, jnp.bool_(True)))[0]
 
 
 class _Base(Environment):
