@@ -13,8 +13,9 @@ the figures are one core's.
 
 An env that steps env by env on a CPU (``Environment.loop_on_cpu``: PokeJAX, TCGJax) runs its
 whole step as one XLA:CPU kernel, which XLA's profile shows as a single op; ``--vmapped``
-profiles its ``vmap`` form instead (every branch run for every env, selects between them),
-whose ops still tell which rules cost the most. ``--twice`` looks inside the kernel instead:
+profiles the ``vmap`` form instead, the fast path off (``JAXENVS_CPU_KERNELS=0``) as on a GPU
+(every branch run for every env, selects between them), whose ops tell which rules cost the
+most. ``--twice`` looks inside the kernel instead:
 for each function named, the time that computing it a second time adds to the rollout, timed
 in alternation with the unchanged one (``profiling.marginal_costs``).
 """
@@ -22,7 +23,6 @@ in alternation with the unchanged one (``profiling.marginal_costs``).
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import statistics
 import sys
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--param", action="append", default=[], type=bench.parse_param,
                         metavar="NAME=VALUE", help="override an env parameter (repeatable)")
     parser.add_argument("--vmapped", action="store_true",
-                        help="profile the vmap form of an env that loops on a CPU")
+                        help="profile the vmap form (the fast path off, as on a GPU)")
     parser.add_argument("--twice", action="append", default=[], metavar="MODULE.FUNCTION",
                         help="measure what computing this function of the step twice adds "
                              "(repeatable), instead of the profile")
@@ -59,13 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     env, params = jaxenvs.make(args.env, **dict(args.param))
     if args.twice:
         return _marginal(env, params, args)
-    if getattr(env, "loop_on_cpu", False):
-        if args.vmapped:
-            env = copy.copy(env)  # make's instance is shared
-            env.loop_on_cpu = False
-        else:
-            print(f"{args.env} steps env by env in one kernel on a CPU (loop_on_cpu): its "
-                  "ops below are that kernel; --vmapped profiles the vmap form by op")
+    if args.vmapped:
+        # the plain form everywhere, as on a GPU: the gate reads this at each trace
+        os.environ["JAXENVS_CPU_KERNELS"] = "0"
+    elif getattr(env, "loop_on_cpu", False):
+        print(f"{args.env} steps env by env in one kernel on a CPU (loop_on_cpu): its "
+              "ops below are that kernel; --vmapped profiles the vmap form by op")
     cost = profiling.step_cost(env, params, args.batch_size)
     print(f"{args.env}, batch {args.batch_size}: XLA's cost of one env step, per env: "
           f"{cost.flops:,.0f} elementwise ops, {cost.bytes_accessed:,.0f} bytes accessed "
