@@ -18,7 +18,7 @@ def test_showdown_plays_the_measured_params_teams_in_their_format(showdown, monk
 
     _, params = jaxenvs.make("PokeJAX", format="gen1ou", teams=GEN1OU_SAMPLE_TEAMS)
     monkeypatch.setattr(bench_rows, "BATTLES", 4)
-    battles = list(bench_rows._battles(showdown, params))
+    battles = list(bench_rows._battles(showdown, params, bench_rows._packed_teams(params)))
     species = {line.split("|")[0] for t in battles for team in t.teams for line in
                team.split("]")}
     assert len(battles) == 4 and {"Alakazam", "Jynx", "Gengar", "Persian"} <= species

@@ -33,13 +33,21 @@ from jaxenvs.pokejax.reference.driver import ShowdownProcess, Trajectory, refere
 BATTLES = 150
 
 
-def _battles(showdown: ShowdownProcess, params) -> Iterator[Trajectory]:
-    """The measured battles: between the pool's teams, or the params' own in their format."""
+def _packed_teams(params) -> list[str] | None:
+    """The params' own teams packed (the first ``2 * BATTLES``, all the battles use), or
+    ``None`` for the pool's."""
     if params is None or params.teams is default_teams():
+        return None
+    teams = SimpleNamespace(**{k: np.asarray(v) for k, v in params.teams.items()})
+    return [tm.packed(teams, k) for k in range(min(len(teams.species), 2 * BATTLES))]
+
+
+def _battles(showdown: ShowdownProcess, params, packed: list[str] | None
+             ) -> Iterator[Trajectory]:
+    """The measured battles: between the pool's teams, or the params' own (``packed``, from
+    ``_packed_teams``) in their format."""
+    if packed is None:
         return random_battles(showdown, range(BATTLES), record=False)
-    arrays = {k: np.asarray(v) for k, v in params.teams.items()}
-    packed = [tm.pack(tm.from_arrays(SimpleNamespace(**arrays), k))
-              for k in range(len(arrays["species"]))]
     return team_battles(showdown, packed, range(BATTLES), params.format, record=False)
 
 
@@ -55,20 +63,24 @@ def _showdown() -> ShowdownProcess | None:
 
 def _showdown_sps(count: Callable[[Trajectory], int]) -> Callable[..., float | None]:
     """The row's measurement, a step being ``count`` of a battle's steps. The first
-    measurement of given params is preceded by one unmeasured play of its battles (the first
-    ran a third slower, Node's JIT and Dex caches still filling)."""
-    warmed = []
+    measurement of given params packs their teams and plays their battles once unmeasured
+    (the first ran a third slower, Node's JIT and Dex caches still filling)."""
+    prepared: list[tuple[object, list[str] | None]] = []
 
     def sps(batch_size: int, num_steps: int, params) -> float | None:
         del batch_size, num_steps
         showdown = _showdown()
         if showdown is None:
             return None
-        if not any(params is p for p in warmed):
-            list(_battles(showdown, params))
-            warmed.append(params)
+        for known, packed in prepared:
+            if known is params:
+                break
+        else:
+            packed = _packed_teams(params)
+            list(_battles(showdown, params, packed))
+            prepared.append((params, packed))
         start = time.perf_counter()
-        steps = sum(count(t) for t in _battles(showdown, params))
+        steps = sum(count(t) for t in _battles(showdown, params, packed))
         return steps / (time.perf_counter() - start)
     return sps
 
