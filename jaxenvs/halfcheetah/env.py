@@ -1,4 +1,5 @@
-"""The HalfCheetah environment: gymnax wiring around the physics in ``integrator``."""
+"""The HalfCheetah environment: gymnax wiring around the planar physics
+(``jaxenvs._src.planar``) of HalfCheetah's model."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from gymnax.environments import spaces
 
 from jaxenvs._src import param_checks
 from jaxenvs.environment import Environment
-from jaxenvs.halfcheetah._src import batching, integrator, linalg, model
+from jaxenvs._src.planar import batching, integrator, linalg
+from jaxenvs.halfcheetah._src.model import HALF_CHEETAH
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
 
 
@@ -31,8 +33,8 @@ def physics_step(qpos: jax.Array, qvel: jax.Array, action: jax.Array, frame_skip
     ``integrator.step``), after which the substeps left run with controls 0, as MuJoCo's."""
     def body(_, carry):
         qpos, qvel, ctrl, dx, reset = carry
-        new_qpos, new_qvel, now_reset = integrator.step(qpos, qvel, ctrl)
-        moved = jnp.where(now_reset, new_qpos[0] - qpos[0], model.TIMESTEP * new_qvel[0])
+        new_qpos, new_qvel, now_reset = integrator.step(HALF_CHEETAH, qpos, qvel, ctrl)
+        moved = jnp.where(now_reset, new_qpos[0] - qpos[0], HALF_CHEETAH.timestep * new_qvel[0])
         return (new_qpos, new_qvel, jnp.where(now_reset, jnp.zeros_like(ctrl), ctrl),
                 dx + moved, reset | now_reset)
     qpos, qvel, _, dx, reset = jax.lax.fori_loop(
@@ -86,7 +88,7 @@ class HalfCheetah(Environment):
             # (its BADCTRL warning); the cost, gymnasium's, stays that of the action (NaN)
             ctrl = jnp.where(jnp.any(jnp.isnan(action)), jnp.zeros_like(action), action)
             qpos, qvel, dx, reset = physics_step(qpos, qvel, ctrl, params.frame_skip)
-            x_velocity = dx / (params.frame_skip * model.TIMESTEP)
+            x_velocity = dx / (params.frame_skip * HALF_CHEETAH.timestep)
             reward_forward = forward_weight * x_velocity
             ctrl_cost = ctrl_weight * linalg.ordered_sum(action[i] * action[i]
                                                          for i in range(action.shape[0]))
@@ -109,8 +111,8 @@ class HalfCheetah(Environment):
         dtype = float_dtype()
         key_pos, key_vel = jax.random.split(key)
         scale = jnp.asarray(params.reset_noise_scale, dtype)
-        qpos = jax.random.uniform(key_pos, (model.NV,), dtype, -1, 1) * scale
-        qvel = scale * jax.random.normal(key_vel, (model.NV,), dtype)
+        qpos = jax.random.uniform(key_pos, (HALF_CHEETAH.nv,), dtype, -1, 1) * scale
+        qvel = scale * jax.random.normal(key_vel, (HALF_CHEETAH.nv,), dtype)
         state = HalfCheetahState(qpos=qpos, qvel=qvel, time=jnp.int32(0))
         return observe(state), state
 
@@ -119,18 +121,18 @@ class HalfCheetah(Environment):
 
     @property
     def num_actions(self) -> int:
-        return len(model.ACTUATOR_GEAR)
+        return len(HALF_CHEETAH.actuator_gear)
 
     def action_space(self, params: HalfCheetahParams | None = None) -> spaces.Box:
         return spaces.Box(-1.0, 1.0, (self.num_actions,), jnp.float32)
 
     def observation_space(self, params: HalfCheetahParams | None = None) -> spaces.Box:
-        return spaces.Box(-jnp.inf, jnp.inf, (2 * model.NV - 1,), float_dtype())
+        return spaces.Box(-jnp.inf, jnp.inf, (2 * HALF_CHEETAH.nv - 1,), float_dtype())
 
     def state_space(self, params: HalfCheetahParams | None = None) -> spaces.Dict:
         p = self.default_params if params is None else params
         return spaces.Dict({
-            "qpos": spaces.Box(-jnp.inf, jnp.inf, (model.NV,), float_dtype()),
-            "qvel": spaces.Box(-jnp.inf, jnp.inf, (model.NV,), float_dtype()),
+            "qpos": spaces.Box(-jnp.inf, jnp.inf, (HALF_CHEETAH.nv,), float_dtype()),
+            "qvel": spaces.Box(-jnp.inf, jnp.inf, (HALF_CHEETAH.nv,), float_dtype()),
             "time": spaces.Discrete(int(p.max_steps_in_episode)),
         })

@@ -1,7 +1,7 @@
 """HalfCheetah frames: a pure-JAX side view.
 
-``render(state, params)`` draws the model's 8 capsules at the body poses of
-``kinematics.frames(state.qpos)``, seen from the side (-y, looking along +y, x to the right and
+``render(state, params)`` draws the model's 8 capsules at the body poses of its
+``qpos`` (``kinematics.frames``), seen from the side (-y, looking along +y, x to the right and
 z up, as MuJoCo's ``track`` camera in gymnasium's XML) in an orthographic projection: a pixel
 is ``pixels_per_metre`` wide and the image is centred on the torso's x, so the camera follows
 the cheetah; the floor (z < 0) is drawn with stripes every ``STRIPE_METRES`` so that running is
@@ -19,8 +19,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.halfcheetah._src import kinematics, model
-from jaxenvs.halfcheetah._src.model import const
+from jaxenvs._src.planar import kinematics
+from jaxenvs._src.planar.model import const
+from jaxenvs.halfcheetah._src.model import HALF_CHEETAH
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
 
 SKY = (214, 229, 242)
@@ -39,14 +40,15 @@ HORIZON = 0.8
 
 def capsule_segments(qpos: jax.Array) -> tuple[jax.Array, jax.Array]:
     """The capsules' segment end points in world (x, z): two ``[8, 2]`` arrays (``+axis`` end,
-    ``-axis`` end); each capsule is the set of points within ``GEOM_RADIUS`` of its segment."""
-    f = kinematics.frames(qpos)
-    body = model.GEOM_BODY
+    ``-axis`` end); each capsule is the set of points within its radius of its segment."""
+    m = HALF_CHEETAH
+    f = kinematics.frames(m, qpos)
+    body = m.geom_body
     dtype = qpos.dtype
     cos, sin = f.cos[body], f.sin[body]
-    centre = f.origin[body] + kinematics.rotate(cos, sin, const(model.GEOM_POS, dtype))
-    half = kinematics.rotate(cos, sin, const(model.GEOM_AXIS, dtype)) * const(
-        model.GEOM_HALFLENGTH, dtype)[:, None]
+    centre = f.origin[body] + kinematics.rotate(cos, sin, const(m.geom_pos, dtype))
+    half = kinematics.rotate(cos, sin, const(m.geom_axis, dtype)) * const(
+        m.geom_halflength, dtype)[:, None]
     torso = jnp.stack([qpos[0], f.root_z])
     return torso + centre + half, torso + centre - half
 
@@ -96,9 +98,9 @@ def render(state: HalfCheetahState, params: HalfCheetahParams | None = None, *,
     t = jnp.clip(t / (seg * seg).sum(-1)[:, None, None], 0, 1)
     nearest = start[:, None, None, :] + t[..., None] * seg[:, None, None, :]
     dist = jnp.linalg.norm(point[None] - nearest, axis=-1)                 # [8, H, W]
-    radius = const(model.GEOM_RADIUS, jnp.float32)[:, None, None] * pixels_per_metre
+    radius = const(HALF_CHEETAH.geom_radius, jnp.float32)[:, None, None] * pixels_per_metre
     coverage = jnp.clip(radius - dist + 0.5, 0, 1)
     colours = jnp.asarray(GEOM_COLOUR, jnp.float32)
-    for g in range(model.NGEOM):
+    for g in range(HALF_CHEETAH.ngeom):
         image = image + coverage[g][..., None] * (colours[g] - image)
     return jnp.round(image).astype(jnp.uint8)

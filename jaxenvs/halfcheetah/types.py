@@ -19,7 +19,7 @@ class HalfCheetahParams:
     max_steps_in_episode: int = 1000
     """Truncation limit in env steps (gymnasium's TimeLimit of HalfCheetah-v5)."""
     frame_skip: int = struct.field(pytree_node=False, default=5)
-    """Physics steps of ``model.TIMESTEP`` (0.01 s) per env step (static: a loop length)."""
+    """Physics steps of the model's timestep (0.01 s) per env step (static: a loop length)."""
 
 
 @struct.dataclass

@@ -1,4 +1,4 @@
-"""The committed model table is what the generator writes from MuJoCo's compiled model."""
+"""The committed model tables are what the generator writes from MuJoCo's compiled models."""
 
 import pytest
 
@@ -6,8 +6,14 @@ pytest.importorskip("mujoco")
 
 from tests.benchmark_scripts import load_tool  # noqa: E402
 
-generate_model = load_tool("halfcheetah_model")
+planar_model = load_tool("planar_model")
 
 
-def test_regenerating_gives_the_committed_table():
-    assert generate_model.generate() == generate_model.TABLE_PATH.read_text()
+@pytest.mark.parametrize("body", list(planar_model.BODIES))
+def test_regenerating_gives_the_committed_table(body):
+    assert planar_model.generate(body) == planar_model.table_path(body).read_text()
+
+
+def test_an_unknown_body_is_refused_and_nothing_is_written(capsys):
+    assert planar_model.main(["Cheetah"]) == 2
+    assert "unknown body 'Cheetah'" in capsys.readouterr().err

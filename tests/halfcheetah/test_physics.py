@@ -9,6 +9,8 @@ max |dobs| / (1 + |obs|) <= 2e-3 and median |dobs| <= 1e-5 (``agreement.check``;
 ``test_agreement.py`` runs the same at 10,000 states).
 """
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -16,8 +18,8 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah._src import (constraint, dynamics, integrator, kinematics,  # noqa: E402
-                                      model)
+from jaxenvs._src.planar import constraint, dynamics, integrator, kinematics  # noqa: E402
+from jaxenvs.halfcheetah._src.model import HALF_CHEETAH  # noqa: E402
 from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
 from jaxenvs.halfcheetah.reference import mujoco_c as reference  # noqa: E402
 
@@ -46,17 +48,18 @@ def test_smooth_stages_match_mujoco(states):
     for i in range(0, len(qpos), 7):
         r = ref.forward(qpos[i], qvel[i], ctrl[i])
         q, v = jnp.asarray(qpos[i]), jnp.asarray(qvel[i])
-        f = kinematics.frames(q)
-        M = np.asarray(dynamics.mass_matrix(f))
+        m = HALF_CHEETAH
+        f = kinematics.frames(m, q)
+        M = np.asarray(dynamics.mass_matrix(m, f))
         np.testing.assert_allclose(M, r.mass_matrix, rtol=0, atol=1e-12)
         np.testing.assert_array_equal(M, M.T)
         assert np.all(np.linalg.eigvalsh(M) > 0)
-        np.testing.assert_allclose(dynamics.bias(f, v), r.qfrc_bias, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(dynamics.gravity(f), r.qfrc_gravity, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(dynamics.coriolis(f, v), r.qfrc_bias - r.qfrc_gravity,
+        np.testing.assert_allclose(dynamics.bias(m, f, v), r.qfrc_bias, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(dynamics.gravity(m, f), r.qfrc_gravity, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(dynamics.coriolis(m, f, v), r.qfrc_bias - r.qfrc_gravity,
                                    rtol=0, atol=1e-9)
-        np.testing.assert_allclose(dynamics.passive(q, v), r.qfrc_passive, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(dynamics.actuator(jnp.asarray(ctrl[i]), q.dtype),
+        np.testing.assert_allclose(dynamics.passive(m, q, v), r.qfrc_passive, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(dynamics.actuator(m, jnp.asarray(ctrl[i]), q.dtype),
                                    r.qfrc_actuator, rtol=0, atol=1e-12)
 
 
@@ -68,16 +71,16 @@ def test_energy_is_conserved_without_contacts_damping_or_actuation():
     v = jnp.zeros(9).at[2].set(1.0).at[4].set(-2.0)
 
     def energy(q, v):
-        f = kinematics.frames(q)
-        kinetic = 0.5 * v @ dynamics.mass_matrix(f) @ v
+        f = kinematics.frames(HALF_CHEETAH, q)
+        kinetic = 0.5 * v @ dynamics.mass_matrix(HALF_CHEETAH, f) @ v
         height = f.root_z + f.com[:, 1]
-        potential = -model.GRAVITY_Z * jnp.sum(model.BODY_MASS * height)
-        return kinetic + potential + 0.5 * jnp.sum(model.DOF_STIFFNESS * q * q)
+        potential = -HALF_CHEETAH.gravity_z * jnp.sum(HALF_CHEETAH.body_mass * height)
+        return kinetic + potential + 0.5 * jnp.sum(HALF_CHEETAH.dof_stiffness * q * q)
 
     def rk_step(q, v):
-        f = kinematics.frames(q)
-        qacc = jnp.linalg.solve(dynamics.mass_matrix(f),
-                                -dynamics.bias(f, v) - model.DOF_STIFFNESS * q)
+        f = kinematics.frames(HALF_CHEETAH, q)
+        qacc = jnp.linalg.solve(dynamics.mass_matrix(HALF_CHEETAH, f),
+                                -dynamics.bias(HALF_CHEETAH, f, v) - HALF_CHEETAH.dof_stiffness * q)
         return q + 1e-4 * (v + 0.5e-4 * qacc), v + 1e-4 * qacc
 
     e0 = energy(q, v)
@@ -89,7 +92,7 @@ def test_energy_is_conserved_without_contacts_damping_or_actuation():
 @requires_x64
 def test_contacts_limits_and_constraints_match_mujoco(states):
     ref, qpos, qvel, ctrl, _ = states
-    fwd = jax.jit(integrator.forward)
+    fwd = jax.jit(functools.partial(integrator.forward, HALF_CHEETAH))
     for i in range(len(qpos)):
         r = ref.forward(qpos[i], qvel[i], ctrl[i])
         f = fwd(jnp.asarray(qpos[i]), jnp.asarray(qvel[i]), jnp.asarray(ctrl[i]))
@@ -104,7 +107,7 @@ def test_contacts_limits_and_constraints_match_mujoco(states):
             np.testing.assert_allclose(c.frame[0], [0, 0, 1])
         assert int(f.limits.active.sum()) == int(np.sum(r.efc["efc_type"] == 3))
         active = np.asarray(f.rows.active)
-        weight = constraint.ROW_WEIGHT.astype(int)
+        weight = constraint.row_weight(HALF_CHEETAH).astype(int)
         # Rows: exact formulas (1e-9). Forces and qacc: MuJoCo stops its Newton solver at
         # a cost improvement of 1e-8, so it is the looser side (1e-7 relative).
         for name, ours, tol in (("efc_R", f.rows.R, 1e-9), ("efc_aref", f.rows.aref, 1e-9),

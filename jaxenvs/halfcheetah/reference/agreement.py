@@ -38,7 +38,7 @@ from typing import Callable
 
 import numpy as np
 
-from jaxenvs.halfcheetah._src import model
+from jaxenvs.halfcheetah._src.model import HALF_CHEETAH
 from jaxenvs.halfcheetah.reference import mujoco_c
 
 ROLLOUT_FAMILIES = ("random", "sine", "zero", "trained")
@@ -126,10 +126,10 @@ def _edge_family(ref: mujoco_c.Reference, name: str, n: int, rng):
     elif name == "penetration":
         qpos[:, 1] = rng.uniform(-0.45, -0.25, n)
     else:  # joint_limit: each hinge 0-0.3 rad beyond its lower or upper limit
-        low, high = model.LIMIT_RANGE[:, 0], model.LIMIT_RANGE[:, 1]
+        low, high = HALF_CHEETAH.limit_range[:, 0], HALF_CHEETAH.limit_range[:, 1]
         beyond = rng.uniform(0, 0.3, (n, len(low)))
         upper = rng.random((n, len(low))) < 0.5
-        qpos[:, model.LIMITED_DOFS] = np.where(upper, high + beyond, low - beyond)
+        qpos[:, HALF_CHEETAH.limited_dofs] = np.where(upper, high + beyond, low - beyond)
     return qpos, rng.normal(size=(n, 9)), rng.uniform(-1.5, 1.5, (n, 6))
 
 
@@ -171,7 +171,7 @@ def _ours(states: States, env):
     import jax
     import jax.numpy as jnp
 
-    from jaxenvs.halfcheetah._src import integrator
+    from jaxenvs._src.planar import integrator
     from jaxenvs.halfcheetah.env import float_dtype
     from jaxenvs.halfcheetah.types import HalfCheetahState
 
@@ -180,7 +180,7 @@ def _ours(states: States, env):
     def one(q, v, c):
         state = HalfCheetahState(qpos=q, qvel=v, time=jnp.int32(0))
         obs, _, reward, _, _ = env.step_env(jax.random.key(0), state, c, params)
-        return integrator.forward(q, v, c), obs, reward
+        return integrator.forward(HALF_CHEETAH, q, v, c), obs, reward
 
     dtype = float_dtype()
     args = (jnp.asarray(x, dtype) for x in (states.qpos, states.qvel, states.ctrl))
@@ -199,9 +199,9 @@ def inject(states: States, ref: mujoco_c.Reference | None = None, env=None):
 
 def _against(states: States, fwd, obs, reward, ref: mujoco_c.Reference):
     """``inject``'s results from our batched ``forward``, ``obs`` and ``reward``."""
-    from jaxenvs.halfcheetah._src import constraint
+    from jaxenvs._src.planar import constraint
 
-    weight = constraint.ROW_WEIGHT.astype(int)
+    weight = constraint.row_weight(HALF_CHEETAH).astype(int)
     out = {name: np.zeros(len(states)) for name in (*FLOAT64_STAGE_BOUND, *COUNTS)}
     expected_obs, expected_reward = [], []
     for i in range(len(states)):
@@ -235,7 +235,7 @@ def _against(states: States, fwd, obs, reward, ref: mujoco_c.Reference):
 def mujoco_env_step(ref: mujoco_c.Reference, qpos, qvel, ctrl) -> tuple[np.ndarray, float]:
     """MuJoCo's HalfCheetah-v5 env step from one state: ``(obs[17], reward)``."""
     next_q, next_v = ref.step(qpos, qvel, ctrl)
-    reward = ((next_q[0] - qpos[0]) / (mujoco_c.FRAME_SKIP * model.TIMESTEP)
+    reward = ((next_q[0] - qpos[0]) / (mujoco_c.FRAME_SKIP * HALF_CHEETAH.timestep)
               - 0.1 * np.sum(ctrl * ctrl))
     return mujoco_c.observation(next_q, next_v), reward
 

@@ -1,14 +1,14 @@
-"""Generate ``model_table.py``: the numbers of MuJoCo's compiled HalfCheetah-v5 model.
+"""Generate each planar body's ``model_table.py``: the numbers of its compiled MuJoCo model.
 
-Run ``python tools/halfcheetah_model.py`` (needs ``pip install jaxenvs[halfcheetah]``) to
-rewrite the table from gymnasium's ``half_cheetah.xml`` as compiled by the installed MuJoCo
-(``inertiafromgeom`` and ``settotalmass`` applied by the compiler, ``body_invweight0`` and
-``dof_invweight0`` computed by ``mj_setConst``). ``tests/halfcheetah/test_model.py`` checks
-that regenerating gives the committed file.
+Run ``python tools/planar_model.py`` (needs ``pip install jaxenvs[halfcheetah]``) to rewrite
+the tables from gymnasium's XMLs as compiled by the installed MuJoCo (``inertiafromgeom`` and
+``settotalmass`` applied by the compiler, ``body_invweight0`` and ``dof_invweight0`` computed
+by ``mj_setConst``); ``python tools/planar_model.py HalfCheetah`` rewrites one.
+``tests/halfcheetah/test_model.py`` checks that regenerating gives the committed file.
 
-The port is specialised to a planar model: every body and geom moves in the x-z plane and
-rotates about y. The generator asserts each assumption that specialisation relies on, so a
-model that broke one fails here rather than silently giving wrong dynamics. Positions and axes
+The physics (``jaxenvs._src.planar``) is specialised to planar models: every body and geom
+moves in the x-z plane and rotates about y. The generator asserts each assumption the stages
+rely on, so a model that broke one fails here rather than silently giving wrong dynamics. Positions and axes
 are stored as ``(x, z)`` pairs in the frame of the owning body; angles about y follow MuJoCo's
 convention (a rotation by ``a`` maps ``(x, z)`` to ``(x cos a + z sin a, -x sin a + z cos a)``).
 """
@@ -21,9 +21,17 @@ from pathlib import Path
 
 import numpy as np
 
-import jaxenvs.halfcheetah
+import jaxenvs
 
-TABLE_PATH = Path(jaxenvs.halfcheetah.__file__).parent / "_src" / "model_table.py"
+#: Each body's gymnasium XML and the table generated from it.
+BODIES = {
+    "HalfCheetah": ("half_cheetah.xml", "halfcheetah/_src/model_table.py"),
+}
+
+
+def table_path(body: str) -> Path:
+    """Where ``body``'s table is committed."""
+    return Path(jaxenvs.__file__).parent / BODIES[body][1]
 
 
 def _mat(quat: np.ndarray) -> np.ndarray:
@@ -36,7 +44,7 @@ def _mat(quat: np.ndarray) -> np.ndarray:
 
 def _check(condition: bool, what: str) -> None:
     if not condition:
-        raise ValueError(f"half_cheetah.xml breaks the planar specialisation: {what}")
+        raise ValueError(f"the model breaks the planar specialisation: {what}")
 
 
 def _is_y_rotation(mat: np.ndarray) -> bool:
@@ -46,13 +54,14 @@ def _is_y_rotation(mat: np.ndarray) -> bool:
 
 
 def extract(m) -> dict[str, object]:
-    """The table's entries from a compiled ``mujoco.MjModel`` of HalfCheetah."""
+    """The table's entries from a compiled planar ``mujoco.MjModel``."""
     import mujoco
 
     nb = m.nbody - 1  # bodies without the world
-    _check(m.nq == m.nv == 9 and m.njnt == 9 and nb == 7, "9 joints, 9 dofs, 7 bodies")
-    _check(list(m.jnt_type) == [2, 2, 3] + [3] * 6, "slide, slide, hinge, then six hinges")
-    _check(np.all(m.jnt_bodyid == [1, 1, 1, 2, 3, 4, 5, 6, 7]), "joints in body order")
+    hinges = m.njnt - 3
+    _check(m.nq == m.nv == m.njnt and hinges == nb - 1, "one hinge per body after the root")
+    _check(list(m.jnt_type) == [2, 2, 3] + [3] * hinges, "slide, slide, hinge, then hinges")
+    _check(np.all(m.jnt_bodyid == [1, 1] + list(range(1, m.nbody))), "joints in body order")
     _check(np.all(m.jnt_pos == 0), "joints at their body's origin")
     _check(np.all(m.jnt_axis[0] == [1, 0, 0]) and np.all(m.jnt_axis[1] == [0, 0, 1])
            and np.all(m.jnt_axis[2:] == [0, 1, 0]), "root slides x, z; hinges about y")
@@ -63,7 +72,8 @@ def extract(m) -> dict[str, object]:
     _check(m.geom_type[0] == mujoco.mjtGeom.mjGEOM_PLANE and m.geom_bodyid[0] == 0
            and np.all(m.geom_pos[0] == 0) and np.all(m.geom_quat[0] == [1, 0, 0, 0]),
            "geom 0 is the floor plane z = 0")
-    _check(np.all(m.geom_type[1:] == mujoco.mjtGeom.mjGEOM_CAPSULE), "geoms 1-8 capsules")
+    _check(np.all(m.geom_type[1:] == mujoco.mjtGeom.mjGEOM_CAPSULE), "other geoms capsules")
+    _check(np.all(m.geom_conaffinity[1:] == 0), "capsules never collide with each other")
     _check(m.opt.cone == mujoco.mjtCone.mjCONE_PYRAMIDAL and m.opt.integrator ==
            mujoco.mjtIntegrator.mjINT_EULER and m.opt.disableflags == 0
            and m.opt.enableflags == 0, "pyramidal cone, Euler, no option flags")
@@ -73,10 +83,10 @@ def extract(m) -> dict[str, object]:
            and len(set(map(tuple, m.geom_solimp))) == 1,
            "one friction, solref and solimp for all geoms (no mixing needed), condim 3")
     _check(np.all(m.jnt_margin == 0), "no joint-limit margins")
-    _check(np.all(m.actuator_trnid[:, 0] == np.arange(3, 9)) and
+    _check(np.all(m.actuator_trnid[:, 0] == np.arange(3, m.njnt)) and
            np.all(m.actuator_gaintype == 0) and np.all(m.actuator_biastype == 0) and
            np.all(m.actuator_dyntype == 0) and np.all(m.actuator_gainprm[:, 0] == 1),
-           "six plain motors on the hinges 3-8")
+           "plain motors on the hinges after the root")
     _check(np.all(m.qpos0 == 0) and np.all(m.qpos_spring == 0), "springs rest at qpos = 0")
 
     body_iyy = []
@@ -136,13 +146,13 @@ _DOCS = {
     "TIMESTEP": "Physics timestep h (s).",
     "GRAVITY_Z": "Gravity along z (m/s^2).",
     "IMPRATIO": "Ratio of frictional to normal constraint impedance.",
-    "BODY_PARENT": "Parent of each body (0 torso .. 6 ffoot), -1 for the world.",
+    "BODY_PARENT": "Parent of each body (MuJoCo's body id - 1), -1 for the world.",
     "BODY_POS": "Body origin in its parent's frame, (x, z).",
     "BODY_IPOS": "Centre of mass in the body frame, (x, z).",
     "BODY_MASS": "Body mass (kg), after settotalmass.",
     "BODY_IYY": "Moment of inertia about the body's y axis through its centre of mass.",
     "BODY_INVWEIGHT0_TRAN": "MuJoCo's body_invweight0[:, 0] (translational inverse weight).",
-    "DOF_BODY": "Body each dof moves: rootx, rootz, rooty, bthigh .. ffoot.",
+    "DOF_BODY": "Body each dof moves: rootx, rootz, rooty, then the hinges.",
     "DOF_ARMATURE": "Armature added to the mass matrix diagonal.",
     "DOF_DAMPING": "Joint damping (N m s/rad), integrated implicitly.",
     "DOF_STIFFNESS": "Joint stiffness (N m/rad); springs rest at qpos = 0.",
@@ -159,18 +169,18 @@ _DOCS = {
     "CONTACT_FRICTION": "Sliding friction of every contact (both tangent directions).",
     "CONTACT_SOLREF": "Contact solref.",
     "CONTACT_SOLIMP": "Contact solimp.",
-    "ACTUATOR_GEAR": "Motor gears for hinges 3-8.",
+    "ACTUATOR_GEAR": "Motor gears of the hinges after the root.",
     "CTRL_RANGE": "Control range of every motor (ctrl is clamped to it).",
     "RESET_STEP_QPOS": "qpos after MuJoCo's mj_step from mj_resetData (qpos0, at rest, ctrl 0).",
     "RESET_STEP_QVEL": "qvel after the same step.",
 }
 
 
-def render(table: dict[str, object], mujoco_version: str) -> str:
-    """The text of ``model_table.py`` for ``table``."""
+def render(body: str, table: dict[str, object], mujoco_version: str) -> str:
+    """The text of ``body``'s ``model_table.py`` for ``table``."""
     lines = [
-        '"""HalfCheetah-v5\'s compiled model. GENERATED by ``python',
-        f'tools/halfcheetah_model.py`` from mujoco {mujoco_version}; do not edit."""',
+        f'"""{body}-v5\'s compiled model. GENERATED by ``python',
+        f'tools/planar_model.py`` from mujoco {mujoco_version}; do not edit."""',
         "",
         f"MUJOCO_VERSION = {mujoco_version!r}",
     ]
@@ -180,18 +190,25 @@ def render(table: dict[str, object], mujoco_version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate() -> str:
-    """The table text for the installed MuJoCo and gymnasium."""
+def generate(body: str) -> str:
+    """``body``'s table text for the installed MuJoCo and gymnasium."""
+    import gymnasium
     import mujoco
 
-    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
-
-    return render(extract(load_model()), mujoco.__version__)
+    xml = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets" / BODIES[body][0]
+    return render(body, extract(mujoco.MjModel.from_xml_path(str(xml))), mujoco.__version__)
 
 
 def main(argv: list[str] | None = None) -> int:
-    TABLE_PATH.write_text(generate())
-    print(f"wrote {TABLE_PATH}")
+    bodies = argv or list(BODIES)
+    unknown = [body for body in bodies if body not in BODIES]
+    if unknown:
+        print(f"unknown body {unknown[0]!r}; the planar bodies are {', '.join(BODIES)}",
+              file=sys.stderr)
+        return 2
+    for body in bodies:
+        table_path(body).write_text(generate(body))
+        print(f"wrote {table_path(body)}")
     return 0
 
 

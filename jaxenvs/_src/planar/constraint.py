@@ -2,8 +2,8 @@
 MuJoCo's formulas (``mj_instantiateContact``/``Limit``, ``mj_diagApprox``,
 ``mj_makeImpedance``, ``mj_referenceConstraint``) for a pyramidal friction cone.
 
-Rows, fixed in number: 6 joint limits, then 3 per contact slot. MuJoCo gives a condim-3
-contact 4 pyramid edges ``J_n +- mu J_t1`` and ``J_n +- mu J_t2``. In this planar model one
+Rows, fixed in number: the joint limits, then 3 per contact slot. MuJoCo gives a condim-3
+contact 4 pyramid edges ``J_n +- mu J_t1`` and ``J_n +- mu J_t2``. In a planar model one
 tangent lies along world y, whose Jacobian is identically zero, so two of the four rows are the
 same row ``J_n`` with the same reference and regulariser. They are kept as one row of
 multiplicity 2 (``Rows.weight``): the solver's cost counts it twice, and it carries the force of
@@ -25,15 +25,15 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs.halfcheetah._src import linalg, model
-from jaxenvs.halfcheetah._src import model_table as table
-from jaxenvs.halfcheetah._src.contact import Contacts, Limits
-from jaxenvs.halfcheetah._src.model import const
+from jaxenvs._src.planar import linalg
+from jaxenvs._src.planar.contact import Contacts, Limits
+from jaxenvs._src.planar.model import MAXIMP, MINIMP, MINVAL, PlanarModel, const
 
-#: Rows of the assembled system: limits, then (edge +x, edge -x, normal) per contact slot.
-NROW = model.NLIMIT + 3 * model.NCONTACT
-#: Multiplicity of each row (the normal row stands for MuJoCo's two y-tangent edges).
-ROW_WEIGHT = np.concatenate([np.ones(model.NLIMIT), np.tile([1.0, 1.0, 2.0], model.NCONTACT)])
+
+def row_weight(m: PlanarModel) -> np.ndarray:
+    """Multiplicity of each row of the assembled system (limits, then edge +x, edge -x and
+    normal per contact slot): the normal row stands for MuJoCo's two y-tangent edges."""
+    return np.concatenate([np.ones(m.nlimit), np.tile([1.0, 1.0, 2.0], m.ncontact)])
 
 
 @struct.dataclass
@@ -41,30 +41,30 @@ class Rows:
     """The constraint rows of one state."""
 
     J: jax.Array
-    """[54, 9]: Jacobian rows."""
+    """[nrow, nv]: Jacobian rows (``nrow = nlimit + 3 ncontact``)."""
     pos: jax.Array
-    """[54]: constraint distance (``efc_pos``)."""
+    """[nrow]: constraint distance (``efc_pos``)."""
     aref: jax.Array
-    """[54]: reference acceleration (``efc_aref``)."""
+    """[nrow]: reference acceleration (``efc_aref``)."""
     R: jax.Array
-    """[54]: regulariser (``efc_R``); meaningful where active."""
+    """[nrow]: regulariser (``efc_R``); meaningful where active."""
     D: jax.Array
-    """[54]: ``1 / R`` where the row is active, else 0."""
+    """[nrow]: ``1 / R`` where the row is active, else 0."""
     active: jax.Array
-    """[54] bool: the row exists in MuJoCo (its slot is active)."""
+    """[nrow] bool: the row exists in MuJoCo (its slot is active)."""
 
 
 def _solparams(solref, solimp, timestep: float):
     """MuJoCo's ``getsolparam`` clamps, then K and B (standard solref format)."""
     timeconst = max(solref[0], 2 * timestep)
     dampratio = solref[1]
-    dmin = min(model.MAXIMP, max(model.MINIMP, solimp[0]))
-    dmax = min(model.MAXIMP, max(model.MINIMP, solimp[1]))
+    dmin = min(MAXIMP, max(MINIMP, solimp[0]))
+    dmax = min(MAXIMP, max(MINIMP, solimp[1]))
     width = max(0.0, solimp[2])
-    mid = min(model.MAXIMP, max(model.MINIMP, solimp[3]))
+    mid = min(MAXIMP, max(MINIMP, solimp[3]))
     power = max(1.0, solimp[4])
-    k = 1 / max(model.MINVAL, dmax * dmax * timeconst * timeconst * dampratio * dampratio)
-    b = 2 / max(model.MINVAL, dmax * timeconst)
+    k = 1 / max(MINVAL, dmax * dmax * timeconst * timeconst * dampratio * dampratio)
+    b = 2 / max(MINVAL, dmax * timeconst)
     return k, b, (dmin, dmax, width, mid, power)
 
 
@@ -75,7 +75,7 @@ def _power(x: jax.Array, p: float) -> jax.Array:
 def impedance(pos: jax.Array, solimp) -> jax.Array:
     """MuJoCo's ``getimpedance`` at ``pos`` (margin 0), solimp already clamped."""
     dmin, dmax, width, mid, power = solimp
-    if dmin == dmax or width <= model.MINVAL:
+    if dmin == dmax or width <= MINVAL:
         return jnp.full_like(pos, 0.5 * (dmin + dmax))
     x = jnp.abs(pos) / width
     if power == 1:
@@ -88,39 +88,38 @@ def impedance(pos: jax.Array, solimp) -> jax.Array:
     return jnp.where(x >= 1, dmax, jnp.where(x <= 0, dmin, imp))
 
 
-_LIMIT_K, _LIMIT_B, _LIMIT_IMP = _solparams(table.LIMIT_SOLREF, table.LIMIT_SOLIMP,
-                                            model.TIMESTEP)
-_CONTACT_K, _CONTACT_B, _CONTACT_IMP = _solparams(table.CONTACT_SOLREF, table.CONTACT_SOLIMP,
-                                                  model.TIMESTEP)
-
-
-def assemble(qvel: jax.Array, lim: Limits, con: Contacts, contact_jac: jax.Array) -> Rows:
-    """The constraint rows from the limit and contact slots (``contact_jac``: ``[16, 2, 9]``)."""
+def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
+             contact_jac: jax.Array) -> Rows:
+    """The constraint rows from the limit and contact slots (``contact_jac``:
+    ``[ncontact, 2, nv]``)."""
     dtype = qvel.dtype
-    mu = model.FRICTION
+    mu = m.contact_friction
+    limit_k, limit_b, limit_imp = _solparams(m.limit_solref, m.limit_solimp, m.timestep)
+    contact_k, contact_b, contact_imp = _solparams(m.contact_solref, m.contact_solimp,
+                                                   m.timestep)
 
     # Joint limits: J = sign e_dof (a select, not a scatter: see ``dynamics.actuator``).
-    one_hot = np.eye(model.NV, dtype=bool)[model.LIMITED_DOFS]
+    one_hot = np.eye(m.nv, dtype=bool)[m.limited_dofs]
     lim_j = jnp.where(one_hot, lim.sign[:, None], jnp.zeros((), dtype))
-    lim_imp = impedance(lim.dist, _LIMIT_IMP)
-    lim_r = jnp.maximum(model.MINVAL, (1 - lim_imp) / lim_imp
-                        * const(model.DOF_INVWEIGHT0[model.LIMITED_DOFS], dtype))
+    lim_imp = impedance(lim.dist, limit_imp)
+    lim_r = jnp.maximum(MINVAL, (1 - lim_imp) / lim_imp
+                        * const(m.dof_invweight0[m.limited_dofs], dtype))
 
     # Contacts: rows J_n + mu J_x, J_n - mu J_x, J_n.
     jx, jn = contact_jac[:, 0], contact_jac[:, 1]
-    con_j = jnp.stack([jn + mu * jx, jn - mu * jx, jn], axis=1).reshape(-1, model.NV)
-    con_imp = impedance(con.dist, _CONTACT_IMP)
-    tran = const(model.BODY_INVWEIGHT0_TRAN[model.CONTACT_BODY], dtype)
-    r0 = jnp.maximum(model.MINVAL, (1 - con_imp) / con_imp * (tran + mu * mu * tran))
-    con_r = 2 * mu * mu / model.IMPRATIO * r0
+    con_j = jnp.stack([jn + mu * jx, jn - mu * jx, jn], axis=1).reshape(-1, m.nv)
+    con_imp = impedance(con.dist, contact_imp)
+    tran = const(m.body_invweight0_tran[m.contact_body], dtype)
+    r0 = jnp.maximum(MINVAL, (1 - con_imp) / con_imp * (tran + mu * mu * tran))
+    con_r = 2 * mu * mu / m.impratio * r0
 
     J = jnp.concatenate([lim_j, con_j])
     pos = jnp.concatenate([lim.dist, con.dist.repeat(3)])
     imp = jnp.concatenate([lim_imp, con_imp.repeat(3)])
-    k = jnp.concatenate([jnp.full(model.NLIMIT, _LIMIT_K, dtype),
-                         jnp.full(3 * model.NCONTACT, _CONTACT_K, dtype)])
-    b = jnp.concatenate([jnp.full(model.NLIMIT, _LIMIT_B, dtype),
-                         jnp.full(3 * model.NCONTACT, _CONTACT_B, dtype)])
+    k = jnp.concatenate([jnp.full(m.nlimit, limit_k, dtype),
+                         jnp.full(3 * m.ncontact, contact_k, dtype)])
+    b = jnp.concatenate([jnp.full(m.nlimit, limit_b, dtype),
+                         jnp.full(3 * m.ncontact, contact_b, dtype)])
     R = jnp.concatenate([lim_r, con_r.repeat(3)])
     active = jnp.concatenate([lim.active, con.active.repeat(3)])
     aref = -b * linalg.matvec(J, qvel) - k * imp * pos

@@ -10,7 +10,7 @@ joint limit or a pyramid edge; ``w_i`` the row's multiplicity). Its minimiser is
 positive definite), so any solver that converges gives MuJoCo's ``qacc``, whatever its path;
 the force of row i is ``-D_i min(J_i a - aref_i, 0)``.
 
-Each Newton step solves with the Hessian ``M + J' diag(w D [active]) J`` (Cholesky, 9 x 9) and
+Each Newton step solves with the Hessian ``M + J' diag(w D [active]) J`` (Cholesky, nv x nv) and
 then minimises the cost exactly along the step: along a line the cost is a convex piecewise
 quadratic whose pieces join where a row's ``J_i a - aref_i`` crosses 0, so the derivative is
 evaluated at every such breakpoint, the piece holding the minimum is picked, and its quadratic
@@ -38,9 +38,9 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs._src import rounds
-from jaxenvs.halfcheetah._src import linalg
-from jaxenvs.halfcheetah._src.constraint import ROW_WEIGHT, Rows
-from jaxenvs.halfcheetah._src.model import const
+from jaxenvs._src.planar import linalg
+from jaxenvs._src.planar.constraint import Rows, row_weight
+from jaxenvs._src.planar.model import PlanarModel, const
 
 #: Most Newton iterations per physics step (starting from ``qacc_smooth``, no warm start):
 #: deep-penetration states need this many to reach MuJoCo's ``qacc`` on the 10,000 states of
@@ -101,15 +101,15 @@ class Problem:
     """One state's constraint problem: what the Newton iterations read."""
 
     M: jax.Array
-    """[9, 9] mass matrix."""
+    """[nv, nv] mass matrix."""
     qacc_smooth: jax.Array
-    """[9] unconstrained acceleration."""
+    """[nv] unconstrained acceleration."""
     J: jax.Array
-    """[54, 9] constraint rows."""
+    """[nrow, nv] constraint rows."""
     aref: jax.Array
-    """[54] reference accelerations."""
+    """[nrow] reference accelerations."""
     w: jax.Array
-    """[54] ``weight * D``: each row's stiffness in the cost (0 for rows that do not exist)."""
+    """[nrow] ``weight * D``: each row's stiffness in the cost (0 for rows that do not exist)."""
 
 
 @struct.dataclass
@@ -117,20 +117,20 @@ class Iterate:
     """Where one state's Newton iterations stand."""
 
     qacc: jax.Array
-    """[9] current acceleration."""
+    """[nv] current acceleration."""
     jar: jax.Array
-    """[54] ``J qacc - aref``."""
+    """[nrow] ``J qacc - aref``."""
     pushing: jax.Array
-    """[54] bool: the rows that push at ``qacc`` (exist and ``jar < 0``)."""
+    """[nrow] bool: the rows that push at ``qacc`` (exist and ``jar < 0``)."""
     count: jax.Array
     """Newton steps taken."""
     done: jax.Array
     """bool: ``qacc`` is the minimiser (or ``ITERATIONS`` steps were taken)."""
 
 
-def _problem(M: jax.Array, qacc_smooth: jax.Array, rows: Rows) -> Problem:
+def _problem(m: PlanarModel, M: jax.Array, qacc_smooth: jax.Array, rows: Rows) -> Problem:
     return Problem(M=M, qacc_smooth=qacc_smooth, J=rows.J, aref=rows.aref,
-                   w=const(ROW_WEIGHT, M.dtype) * rows.D)
+                   w=const(row_weight(m), M.dtype) * rows.D)
 
 
 def _violated(p: Problem, qacc: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -170,19 +170,20 @@ def _newton(p: Problem, it: Iterate) -> Iterate:
                    done=small | settled | (count >= ITERATIONS))
 
 
-def _result(p: Problem, it: Iterate) -> tuple[jax.Array, jax.Array]:
+def _result(m: PlanarModel, p: Problem, it: Iterate) -> tuple[jax.Array, jax.Array]:
     """``(qacc, force)``, with ``force = -D min(jar, 0)`` per row (``D = w / weight``)."""
-    D = p.w / const(ROW_WEIGHT, p.M.dtype)
+    D = p.w / const(row_weight(m), p.M.dtype)
     return it.qacc, -D * jnp.minimum(it.jar, 0)
 
 
-def solve(M: jax.Array, qacc_smooth: jax.Array, rows: Rows) -> tuple[jax.Array, jax.Array]:
+def solve(m: PlanarModel, M: jax.Array, qacc_smooth: jax.Array,
+          rows: Rows) -> tuple[jax.Array, jax.Array]:
     """Minimise MuJoCo's constraint cost: ``(qacc, force)``, ``force`` per row (``efc_force``
     of each edge the row stands for). Newton steps until done; a batch on a CPU takes them in
     rounds over the states still iterating (``rounds.while_loop``), since most states need
     far fewer steps than the slowest. Each state's steps are the same operations as alone, so
     its result does not depend on the batch."""
-    p = _problem(M, qacc_smooth, rows)
+    p = _problem(m, M, qacc_smooth, rows)
     it = rounds.while_loop(lambda p, it: ~it.done, _newton, p, _start(p), ROUND_FRACTION,
                            kernel=True)
-    return _result(p, it)
+    return _result(m, p, it)
