@@ -26,6 +26,8 @@ import jaxenvs
 #: Each body's gymnasium XML and the table generated from it.
 BODIES = {
     "HalfCheetah": ("half_cheetah.xml", "halfcheetah/_src/model_table.py"),
+    "Hopper": ("hopper.xml", "hopper/_src/model_table.py"),
+    "Walker2d": ("walker2d_v5.xml", "walker2d/_src/model_table.py"),
 }
 
 
@@ -40,6 +42,25 @@ def _mat(quat: np.ndarray) -> np.ndarray:
     mat = np.zeros(9)
     mujoco.mju_quat2Mat(mat, np.asarray(quat, np.float64))
     return mat.reshape(3, 3)
+
+
+#: MuJoCo's integrators the stages know, by ``mjtIntegrator`` value.
+_INTEGRATORS = {0: "euler", 1: "rk4"}
+
+
+def _self_collisions(m) -> bool:
+    """Whether some two capsules pass MuJoCo's collision filters: contype/conaffinity bits,
+    and not on the same body or on a parent and child (``mj_collision``'s default)."""
+    parent = m.body_parentid
+    for g in range(1, m.ngeom):
+        for h in range(g + 1, m.ngeom):
+            b, c = m.geom_bodyid[g], m.geom_bodyid[h]
+            if b == c or parent[b] == c or parent[c] == b:
+                continue
+            if (m.geom_contype[g] & m.geom_conaffinity[h]) or (
+                    m.geom_contype[h] & m.geom_conaffinity[g]):
+                return True
+    return False
 
 
 def _check(condition: bool, what: str) -> None:
@@ -62,9 +83,10 @@ def extract(m) -> dict[str, object]:
     _check(m.nq == m.nv == m.njnt and hinges == nb - 1, "one hinge per body after the root")
     _check(list(m.jnt_type) == [2, 2, 3] + [3] * hinges, "slide, slide, hinge, then hinges")
     _check(np.all(m.jnt_bodyid == [1, 1] + list(range(1, m.nbody))), "joints in body order")
-    _check(np.all(m.jnt_pos == 0), "joints at their body's origin")
+    _check(np.all(m.jnt_pos[2] == 0), "the root's hinge at the root's origin")
+    _check(np.all(m.jnt_pos[3:, 1] == 0), "hinges in the x-z plane")
     _check(np.all(m.jnt_axis[0] == [1, 0, 0]) and np.all(m.jnt_axis[1] == [0, 0, 1])
-           and np.all(m.jnt_axis[2:] == [0, 1, 0]), "root slides x, z; hinges about y")
+           and np.all(np.abs(m.jnt_axis[2:]) == [0, 1, 0]), "root slides x, z; hinges about y")
     _check(np.all(m.body_quat[1:] == [1, 0, 0, 0]), "bodies not rotated in their parent")
     _check(np.all(m.body_pos[:, 1] == 0) and np.all(m.body_ipos[:, 1] == 0),
            "bodies in the x-z plane")
@@ -73,21 +95,27 @@ def extract(m) -> dict[str, object]:
            and np.all(m.geom_pos[0] == 0) and np.all(m.geom_quat[0] == [1, 0, 0, 0]),
            "geom 0 is the floor plane z = 0")
     _check(np.all(m.geom_type[1:] == mujoco.mjtGeom.mjGEOM_CAPSULE), "other geoms capsules")
-    _check(np.all(m.geom_conaffinity[1:] == 0), "capsules never collide with each other")
-    _check(m.opt.cone == mujoco.mjtCone.mjCONE_PYRAMIDAL and m.opt.integrator ==
-           mujoco.mjtIntegrator.mjINT_EULER and m.opt.disableflags == 0
-           and m.opt.enableflags == 0, "pyramidal cone, Euler, no option flags")
-    _check(np.all(m.geom_margin == 0) and np.all(m.geom_gap == 0), "no contact margins")
-    _check(np.all(m.geom_condim == 3) and len(set(map(tuple, m.geom_friction))) == 1
-           and len(set(map(tuple, m.geom_solref))) == 1
-           and len(set(map(tuple, m.geom_solimp))) == 1,
-           "one friction, solref and solimp for all geoms (no mixing needed), condim 3")
+    _check(m.opt.cone == mujoco.mjtCone.mjCONE_PYRAMIDAL and m.opt.integrator in _INTEGRATORS
+           and m.opt.disableflags == 0 and m.opt.enableflags == 0,
+           "pyramidal cone, Euler or RK4, no option flags")
+    _check(np.all(m.geom_gap == 0) and np.all(m.geom_priority == 0), "no gaps, no priorities")
+    # A capsule-floor contact mixes the two geoms' parameters (MuJoCo's mj_contactParam, equal
+    # priorities): condim and friction by maximum, margin by maximum, solref and solimp by
+    # solmix-weighted average, which one solref and solimp for all geoms makes exact.
+    _check(np.all(np.maximum(m.geom_condim[1:], m.geom_condim[0]) == 3), "contacts condim 3")
+    _check(len(set(map(tuple, m.geom_solref))) == 1 and len(set(map(tuple, m.geom_solimp))) == 1,
+           "one solref and solimp for all geoms")
     _check(np.all(m.jnt_margin == 0), "no joint-limit margins")
+    limited = m.jnt_limited == 1
+    _check(len(set(map(tuple, m.jnt_solref[limited]))) == 1
+           and len(set(map(tuple, m.jnt_solimp[limited]))) == 1,
+           "one solref and solimp for all joint limits")
     _check(np.all(m.actuator_trnid[:, 0] == np.arange(3, m.njnt)) and
            np.all(m.actuator_gaintype == 0) and np.all(m.actuator_biastype == 0) and
            np.all(m.actuator_dyntype == 0) and np.all(m.actuator_gainprm[:, 0] == 1),
            "plain motors on the hinges after the root")
-    _check(np.all(m.qpos0 == 0) and np.all(m.qpos_spring == 0), "springs rest at qpos = 0")
+    _check(np.all(m.qpos0[2:] == 0), "hinges at 0 in qpos0")
+    _check(np.all((m.jnt_stiffness == 0) | (m.qpos_spring == 0)), "springs rest at qpos = 0")
 
     body_iyy = []
     for b in range(1, m.nbody):
@@ -112,13 +140,17 @@ def extract(m) -> dict[str, object]:
         "TIMESTEP": float(m.opt.timestep),
         "GRAVITY_Z": float(m.opt.gravity[2]),
         "IMPRATIO": float(m.opt.impratio),
+        "INTEGRATOR": _INTEGRATORS[m.opt.integrator],
+        "QPOS0": floats(m.qpos0),
         "BODY_PARENT": tuple(int(p) - 1 for p in m.body_parentid[1:]),
         "BODY_POS": pairs(m.body_pos[1:]),
         "BODY_IPOS": pairs(m.body_ipos[1:]),
         "BODY_MASS": floats(m.body_mass[1:]),
         "BODY_IYY": tuple(body_iyy),
         "BODY_INVWEIGHT0_TRAN": floats(m.body_invweight0[1:, 0]),
+        "BODY_HINGE_POS": pairs(m.jnt_pos[2:]),
         "DOF_BODY": tuple(int(b) - 1 for b in m.dof_bodyid),
+        "DOF_SIGN": (1.0, 1.0) + floats(m.jnt_axis[2:, 1]),
         "DOF_ARMATURE": floats(m.dof_armature),
         "DOF_DAMPING": floats(m.dof_damping),
         "DOF_STIFFNESS": floats(m.jnt_stiffness),
@@ -132,7 +164,9 @@ def extract(m) -> dict[str, object]:
         "GEOM_AXIS": tuple(geom_axis),
         "GEOM_RADIUS": floats(m.geom_size[1:, 0]),
         "GEOM_HALFLENGTH": floats(m.geom_size[1:, 1]),
-        "CONTACT_FRICTION": float(m.geom_friction[0, 0]),
+        "GEOM_FRICTION": floats(np.maximum(m.geom_friction[1:, 0], m.geom_friction[0, 0])),
+        "GEOM_MARGIN": floats(np.maximum(m.geom_margin[1:], m.geom_margin[0])),
+        "SELF_COLLISIONS": _self_collisions(m),
         "CONTACT_SOLREF": floats(m.geom_solref[0]),
         "CONTACT_SOLIMP": floats(m.geom_solimp[0]),
         "ACTUATOR_GEAR": floats(m.actuator_gear[:, 0]),
@@ -146,13 +180,17 @@ _DOCS = {
     "TIMESTEP": "Physics timestep h (s).",
     "GRAVITY_Z": "Gravity along z (m/s^2).",
     "IMPRATIO": "Ratio of frictional to normal constraint impedance.",
+    "INTEGRATOR": "MuJoCo's integrator: 'euler' (with implicit damping) or 'rk4'.",
+    "QPOS0": "MuJoCo's qpos0 (the slides' refs; hinges 0): slides move bodies by qpos - qpos0.",
     "BODY_PARENT": "Parent of each body (MuJoCo's body id - 1), -1 for the world.",
     "BODY_POS": "Body origin in its parent's frame, (x, z).",
     "BODY_IPOS": "Centre of mass in the body frame, (x, z).",
     "BODY_MASS": "Body mass (kg), after settotalmass.",
     "BODY_IYY": "Moment of inertia about the body's y axis through its centre of mass.",
     "BODY_INVWEIGHT0_TRAN": "MuJoCo's body_invweight0[:, 0] (translational inverse weight).",
+    "BODY_HINGE_POS": "Anchor of the hinge that turns each body, in the body's frame, (x, z).",
     "DOF_BODY": "Body each dof moves: rootx, rootz, rooty, then the hinges.",
+    "DOF_SIGN": "+1, or -1 for a hinge about -y (its angle turns the body by -qpos).",
     "DOF_ARMATURE": "Armature added to the mass matrix diagonal.",
     "DOF_DAMPING": "Joint damping (N m s/rad), integrated implicitly.",
     "DOF_STIFFNESS": "Joint stiffness (N m/rad); springs rest at qpos = 0.",
@@ -166,7 +204,9 @@ _DOCS = {
     "GEOM_AXIS": "Capsule axis (unit) in its body's frame, (x, z).",
     "GEOM_RADIUS": "Capsule radius.",
     "GEOM_HALFLENGTH": "Capsule half-length of the segment between the sphere centres.",
-    "CONTACT_FRICTION": "Sliding friction of every contact (both tangent directions).",
+    "GEOM_FRICTION": "Sliding friction of each capsule's floor contacts (max with the floor's).",
+    "GEOM_MARGIN": "Margin of each capsule's floor contacts (max with the floor's).",
+    "SELF_COLLISIONS": "Whether MuJoCo's filters let two capsules collide.",
     "CONTACT_SOLREF": "Contact solref.",
     "CONTACT_SOLIMP": "Contact solimp.",
     "ACTUATOR_GEAR": "Motor gears of the hinges after the root.",

@@ -93,7 +93,10 @@ def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
     """The constraint rows from the limit and contact slots (``contact_jac``:
     ``[ncontact, 2, nv]``)."""
     dtype = qvel.dtype
-    mu = m.contact_friction
+    # friction per contact slot (one number where all capsules share it)
+    uniform = bool(np.all(m.geom_friction == m.geom_friction[0]))
+    mu = float(m.geom_friction[0]) if uniform else const(m.geom_friction.repeat(2), dtype)
+    mu_rows = mu if uniform else mu[:, None]
     limit_k, limit_b, limit_imp = _solparams(m.limit_solref, m.limit_solimp, m.timestep)
     contact_k, contact_b, contact_imp = _solparams(m.contact_solref, m.contact_solimp,
                                                    m.timestep)
@@ -107,7 +110,7 @@ def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
 
     # Contacts: rows J_n + mu J_x, J_n - mu J_x, J_n.
     jx, jn = contact_jac[:, 0], contact_jac[:, 1]
-    con_j = jnp.stack([jn + mu * jx, jn - mu * jx, jn], axis=1).reshape(-1, m.nv)
+    con_j = jnp.stack([jn + mu_rows * jx, jn - mu_rows * jx, jn], axis=1).reshape(-1, m.nv)
     con_imp = impedance(con.dist, contact_imp)
     tran = const(m.body_invweight0_tran[m.contact_body], dtype)
     r0 = jnp.maximum(MINVAL, (1 - con_imp) / con_imp * (tran + mu * mu * tran))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from flax import struct
 
 from jaxenvs._src.planar import kinematics
@@ -39,7 +40,11 @@ class Contacts:
 
 
 def contacts(m: PlanarModel, f: Frames) -> Contacts:
-    """The capsule-end contacts at the configuration of ``f``."""
+    """The capsule-end contacts at the configuration of ``f``. Refuses a model with contact
+    margins or capsules that collide with each other: the stages have neither."""
+    if np.any(m.geom_margin) or m.self_collisions:
+        raise NotImplementedError("the planar contacts have no margins and no capsule-capsule "
+                                  "contacts, which this model has")
     dtype = f.com.dtype
     body = m.geom_body
     cos, sin = f.cos[body], f.sin[body]

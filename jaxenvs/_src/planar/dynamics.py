@@ -24,29 +24,30 @@ def mass_matrix(m: PlanarModel, f: Frames) -> jax.Array:
     """``[nv, nv]`` joint-space inertia, armature included (MuJoCo's ``mj_fullM``).
 
     ``M = sum_b m_b Jc_b' Jc_b + I_b w_b w_b'`` with ``Jc_b`` the Jacobian of body b's centre of
-    mass and ``w_b`` the 0/1 row of hinges that rotate it: entry (i, j) collects the bodies in
+    mass and ``w_b`` the row ``d angle_b / d qpos`` (each hinge that rotates it, signed): entry (i, j) collects the bodies in
     the common subtree of dofs i and j, the sum the composite-rigid-body algorithm accumulates.
     """
     dtype = f.com.dtype
     jac = kinematics.com_jacobian(m, f)                               # [nbody, 2, nv]
-    rotates = const(m.rotates, dtype)                                 # [nbody, nv]
+    turns = const(m.turns, dtype)                                     # [nbody, nv]
     mass = const(m.body_mass, dtype)[:, None, None]
     iyy = const(m.body_iyy, dtype)[:, None, None]
     per_body = (mass * (jac[:, 0, :, None] * jac[:, 0, None, :]
                         + jac[:, 1, :, None] * jac[:, 1, None, :])
-                + iyy * rotates[:, :, None] * rotates[:, None, :])
+                + iyy * turns[:, :, None] * turns[:, None, :])
     return linalg.tree_sum(per_body) + jnp.diag(const(m.dof_armature, dtype))
 
 
 def com_acceleration(m: PlanarModel, f: Frames, qvel: jax.Array) -> jax.Array:
     """``[nbody, 2]``: each centre of mass's acceleration at zero joint acceleration (centripetal
-    terms of the rotating chain; the forward pass of RNE)."""
+    terms of the rotating chain; the forward pass of RNE). A body's hinge anchor is fixed in its
+    parent, so it accelerates as a point of the parent: anchor to anchor down the chain."""
     omega2 = kinematics.angular_velocity(m, qvel) ** 2
     has_parent = (m.body_parent >= 0)[:, None]
     parent = np.maximum(m.body_parent, 0)  # the root's entry is masked out
-    step = omega2[parent][:, None] * (f.origin - f.origin[parent])
-    origin_acc = -linalg.select_sum(m.chain, jnp.where(has_parent, step, 0))
-    return origin_acc - omega2[:, None] * (f.com - f.origin)
+    step = omega2[parent][:, None] * (f.anchor - f.anchor[parent])
+    anchor_acc = -linalg.select_sum(m.chain, jnp.where(has_parent, step, 0))
+    return anchor_acc - omega2[:, None] * (f.com - f.anchor)
 
 
 def _generalized(m: PlanarModel, f: Frames, force: jax.Array) -> jax.Array:

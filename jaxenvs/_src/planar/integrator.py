@@ -136,7 +136,11 @@ def step(m: PlanarModel, qpos: jax.Array, qvel: jax.Array,
     step ran from there; its result is then ``m.reset_step_qpos/qvel``.
 
     Jitted so that JAX traces and batches it once however often a caller traces it (the env's
-    batch-invariant wrapper traces its step twice); XLA inlines it into the caller."""
+    batch-invariant wrapper traces its step twice); XLA inlines it into the caller. Refuses a
+    model whose integrator is not Euler."""
+    if m.integrator != "euler":
+        raise NotImplementedError(f"the planar step integrates with Euler only, not "
+                                  f"{m.integrator!r}")
     dynamics_kernel, rows_kernel, integration_kernel = _kernels(m)
     rotation = kinematics.rotations(m, qpos)  # shared by the two kernels of ``smooth``
     M, qfrc_smooth, qacc_smooth = dynamics_kernel(qpos, qvel, ctrl, rotation)

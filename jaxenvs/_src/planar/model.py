@@ -38,6 +38,11 @@ class PlanarModel:
     """Gravity along z (m/s^2)."""
     impratio: float
     """Ratio of frictional to normal constraint impedance."""
+    integrator: str
+    """MuJoCo's integrator: ``"euler"`` (with implicit damping) or ``"rk4"``."""
+    qpos0: np.ndarray
+    """[nv]: MuJoCo's ``qpos0``: the slides' references (a slide moves its body by ``qpos -
+    qpos0``); 0 for the hinges."""
     body_parent: np.ndarray
     """[nbody]: parent of each body, -1 for the world."""
     body_pos: np.ndarray
@@ -50,8 +55,13 @@ class PlanarModel:
     """[nbody]: moment of inertia about y through the centre of mass."""
     body_invweight0_tran: np.ndarray
     """[nbody]: MuJoCo's ``body_invweight0[:, 0]``."""
+    body_hinge_pos: np.ndarray
+    """[nbody, 2]: anchor of the hinge that turns each body, in the body's frame (the
+    root's: its origin)."""
     dof_body: np.ndarray
     """[nv]: body each dof moves."""
+    dof_sign: np.ndarray
+    """[nv]: +1, or -1 for a hinge about -y (it turns its body by ``-qpos``)."""
     dof_armature: np.ndarray
     """[nv]: armature added to the mass matrix diagonal."""
     dof_damping: np.ndarray
@@ -78,8 +88,12 @@ class PlanarModel:
     """[ngeom]: capsule radius."""
     geom_halflength: np.ndarray
     """[ngeom]: half-length of the segment between the capsule's sphere centres."""
-    contact_friction: float
-    """Sliding friction of every contact."""
+    geom_friction: np.ndarray
+    """[ngeom]: sliding friction of each capsule's floor contacts."""
+    geom_margin: np.ndarray
+    """[ngeom]: margin of each capsule's floor contacts."""
+    self_collisions: bool
+    """Whether MuJoCo's collision filters let two capsules collide."""
     contact_solref: tuple
     """Contact solref."""
     contact_solimp: tuple
@@ -152,12 +166,18 @@ class PlanarModel:
         about y is ``rotates @ qpos`` and its angular velocity ``rotates @ qvel``."""
         return self.moves & self.is_hinge
 
+    @functools.cached_property
+    def turns(self) -> np.ndarray:
+        """``turns[b, i]``: ``d angle_b / d qpos_i``, the hinge's sign where it rotates body
+        ``b``, else 0."""
+        return self.rotates * self.dof_sign
+
 
 def from_table(table: types.ModuleType) -> PlanarModel:
     """The model of a generated table module (``tools/planar_model.py``)."""
     def value(field: dataclasses.Field):
         entry = getattr(table, field.name.upper())
-        return entry if field.type in ("float", "tuple") else np.array(entry)
+        return entry if field.type in ("float", "tuple", "str", "bool") else np.array(entry)
     return PlanarModel(**{f.name: value(f) for f in dataclasses.fields(PlanarModel)})
 
 

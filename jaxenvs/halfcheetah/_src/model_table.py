@@ -12,6 +12,12 @@ GRAVITY_Z = -9.81
 #: Ratio of frictional to normal constraint impedance.
 IMPRATIO = 1.0
 
+#: MuJoCo's integrator: 'euler' (with implicit damping) or 'rk4'.
+INTEGRATOR = 'euler'
+
+#: MuJoCo's qpos0 (the slides' refs; hinges 0): slides move bodies by qpos - qpos0.
+QPOS0 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
 #: Parent of each body (MuJoCo's body id - 1), -1 for the world.
 BODY_PARENT = (-1, 0, 1, 2, 0, 4, 5)
 
@@ -60,8 +66,20 @@ BODY_INVWEIGHT0_TRAN = (0.06415751945610272,
  0.1319968179007737,
  0.2661441029233887)
 
+#: Anchor of the hinge that turns each body, in the body's frame, (x, z).
+BODY_HINGE_POS = ((0.0, 0.0),
+ (0.0, 0.0),
+ (0.0, 0.0),
+ (0.0, 0.0),
+ (0.0, 0.0),
+ (0.0, 0.0),
+ (0.0, 0.0))
+
 #: Body each dof moves: rootx, rootz, rooty, then the hinges.
 DOF_BODY = (0, 0, 0, 1, 2, 3, 4, 5, 6)
+
+#: +1, or -1 for a hinge about -y (its angle turns the body by -qpos).
+DOF_SIGN = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 #: Armature added to the mass matrix diagonal.
 DOF_ARMATURE = (0.0, 0.0, 0.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1)
@@ -129,8 +147,14 @@ GEOM_RADIUS = (0.046, 0.046, 0.046, 0.046, 0.046, 0.046, 0.046, 0.046)
 #: Capsule half-length of the segment between the sphere centres.
 GEOM_HALFLENGTH = (0.5, 0.15, 0.145, 0.15, 0.094, 0.133, 0.106, 0.07)
 
-#: Sliding friction of every contact (both tangent directions).
-CONTACT_FRICTION = 0.4
+#: Sliding friction of each capsule's floor contacts (max with the floor's).
+GEOM_FRICTION = (0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4)
+
+#: Margin of each capsule's floor contacts (max with the floor's).
+GEOM_MARGIN = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+#: Whether MuJoCo's filters let two capsules collide.
+SELF_COLLISIONS = False
 
 #: Contact solref.
 CONTACT_SOLREF = (0.02, 1.0)

@@ -1,0 +1,3 @@
+"""Walker2d: gymnasium's Walker2d-v5 body on the planar physics (``jaxenvs._src.planar``).
+The package holds its model (``_src``), which the stages are checked against MuJoCo on
+(``tests/planar``)."""
