@@ -19,6 +19,7 @@ from jaxenvs.halfcheetah import HalfCheetah
 from jaxenvs.pokejax import PokeJAX, PokeJAX2P
 from jaxenvs.pong import Pong
 from jaxenvs.tcgjax import TCGJax, TCGJax2P
+from jaxenvs.walker2d import Walker2d
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,7 @@ def pettingzoo_env(env_id: str, **params):
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
 register("HalfCheetah", HalfCheetah)
+register("Walker2d", Walker2d)
 register("PokeJAX", PokeJAX)
 register("PokeJAX2P", PokeJAX2P)
 register("TCGJax", TCGJax)

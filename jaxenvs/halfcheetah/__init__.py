@@ -1,7 +1,7 @@
 """HalfCheetah: gymnasium's HalfCheetah-v5 on a pure-JAX, planar port of MuJoCo's pipeline.
 
-``types`` holds the params and state, ``env`` the gymnax environment (``physics_step`` is one
-frame of the physics) and ``render`` frames for GIFs. The physics stages are private
+``types`` holds the params and state, ``env`` the gymnax environment and ``render`` frames for
+GIFs. The physics is the planar engine (``jaxenvs._src.planar``), its model private here
 (``_src/``). ``reference/`` checks them against MuJoCo itself (needs ``jaxenvs[halfcheetah]``);
 the env never imports it.
 """

@@ -9,38 +9,15 @@ from gymnax.environments import spaces
 
 from jaxenvs._src import param_checks
 from jaxenvs.environment import Environment
-from jaxenvs._src.planar import batching, integrator, linalg
+from jaxenvs._src.planar import batching
+from jaxenvs._src.planar.locomotion import control_cost, float_dtype, physics_step
 from jaxenvs.halfcheetah._src.model import HALF_CHEETAH
 from jaxenvs.halfcheetah.types import HalfCheetahParams, HalfCheetahState
-
-
-def float_dtype():
-    """The physics dtype: float64 when ``jax_enable_x64`` is on, else float32."""
-    return jnp.zeros(()).dtype
 
 
 def observe(state: HalfCheetahState) -> jax.Array:
     """HalfCheetah-v5's observation (17): ``qpos[1:]`` then ``qvel``."""
     return jnp.concatenate([state.qpos[1:], state.qvel])
-
-
-def physics_step(qpos: jax.Array, qvel: jax.Array, action: jax.Array, frame_skip: int
-                 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
-    """``frame_skip`` MuJoCo steps under ``ctrl = action`` (clamped to [-1, 1] by the
-    actuators). Returns ``(qpos, qvel, dx, reset)``: ``dx`` the torso's x displacement summed
-    over the substeps (equal to the difference of ``qpos[0]``, without its rounding at large
-    x); ``reset`` whether MuJoCo's checks reset an unstable simulation in a substep (see
-    ``integrator.step``), after which the substeps left run with controls 0, as MuJoCo's."""
-    def body(_, carry):
-        qpos, qvel, ctrl, dx, reset = carry
-        new_qpos, new_qvel, now_reset = integrator.step(HALF_CHEETAH, qpos, qvel, ctrl)
-        moved = jnp.where(now_reset, new_qpos[0] - qpos[0], HALF_CHEETAH.timestep * new_qvel[0])
-        return (new_qpos, new_qvel, jnp.where(now_reset, jnp.zeros_like(ctrl), ctrl),
-                dx + moved, reset | now_reset)
-    qpos, qvel, _, dx, reset = jax.lax.fori_loop(
-        0, frame_skip, body,
-        (qpos, qvel, action, jnp.zeros((), qpos.dtype), jnp.bool_(False)))
-    return qpos, qvel, dx, reset
 
 
 class HalfCheetah(Environment):
@@ -55,7 +32,8 @@ class HalfCheetah(Environment):
     infinite control is clamped to its range, as MuJoCo does (no warning; the reward is then
     -inf, as gymnasium's). ``bad_state``: the simulation went unstable (a NaN, an infinity or
     a value beyond 1e10 in a state given to ``step``, or in an acceleration), and MuJoCo's
-    checks restarted it from rest at ``qpos0`` within the step (``physics_step``).
+    checks restarted it from rest at ``qpos0`` within the step
+    (``locomotion.physics_step``).
     No termination; truncation after ``max_steps_in_episode`` steps. The state's floats are
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
@@ -87,11 +65,10 @@ class HalfCheetah(Environment):
             # MuJoCo's check of the controls: one NaN, and the step runs with all of them 0
             # (its BADCTRL warning); the cost, gymnasium's, stays that of the action (NaN)
             ctrl = jnp.where(jnp.any(jnp.isnan(action)), jnp.zeros_like(action), action)
-            qpos, qvel, dx, reset = physics_step(qpos, qvel, ctrl, params.frame_skip)
+            qpos, qvel, dx, reset = physics_step(HALF_CHEETAH, qpos, qvel, ctrl, params.frame_skip)
             x_velocity = dx / (params.frame_skip * HALF_CHEETAH.timestep)
             reward_forward = forward_weight * x_velocity
-            ctrl_cost = ctrl_weight * linalg.ordered_sum(action[i] * action[i]
-                                                         for i in range(action.shape[0]))
+            ctrl_cost = ctrl_weight * control_cost(action)
             reward = (reward_forward - ctrl_cost).astype(jnp.float32)
             return qpos, qvel, x_velocity, reward_forward, ctrl_cost, reward, reset
 

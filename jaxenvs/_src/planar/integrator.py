@@ -1,12 +1,13 @@
 """One physics step: the whole pipeline from a state to the next, as MuJoCo's ``mj_step``
-with the Euler integrator.
+with the Euler or the RK4 integrator.
 
 ``forward`` is ``mj_forward``: ``smooth`` (kinematics, smooth forces, unconstrained
 acceleration ``qacc_smooth = M^-1 (passive - bias + actuator)``, collision and limits,
 constraint rows), then the constrained ``qacc`` from the solver. ``step`` then integrates with
 implicit joint damping, as MuJoCo does when any dof has damping: ``qacc = (M + h
 diag(damping))^-1 (qfrc_smooth + qfrc_constraint)``, ``qvel += h qacc``, ``qpos += h qvel``
-(the new velocity: semi-implicit Euler).
+(the new velocity: semi-implicit Euler); or, for a model that asks for RK4, with
+``runge_kutta``.
 
 On a CPU ``step`` runs as four XLA:CPU kernels (``jaxenvs._src.cpu_kernels.kernel``), which
 avoid a dispatch per fused operation: the two halves of ``smooth`` (dynamics, collision; two
@@ -124,6 +125,46 @@ def _is_bad(x: jax.Array) -> jax.Array:
     return jnp.any(jnp.isnan(x) | (jnp.abs(x) > MAX_VALUE))
 
 
+#: MuJoCo's classic fourth-order Runge-Kutta tableau (``mj_RungeKutta``): each stage's
+#: weights of the earlier stages, then the final weights.
+RK4_A = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0))
+RK4_B = (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)
+
+
+def _weighted(weights, vectors) -> jax.Array:
+    """``0 + w_0 v_0 + w_1 v_1 + ...`` in MuJoCo's order (``mju_zero``, ``mju_addToScl``)."""
+    total = jnp.zeros_like(vectors[0])
+    for weight, vector in zip(weights, vectors):
+        total = total + vector * weight
+    return total
+
+
+def _constrained(m: PlanarModel, qpos, qvel, ctrl):
+    """``forward`` as ``step`` runs it: ``(M, qfrc_smooth, rows, qacc, force)``."""
+    dynamics_kernel, rows_kernel, _ = _kernels(m)
+    rotation = kinematics.rotations(m, qpos)  # shared by the two kernels of ``smooth``
+    M, qfrc_smooth, qacc_smooth = dynamics_kernel(qpos, qvel, ctrl, rotation)
+    rows = rows_kernel(qpos, qvel, rotation)
+    qacc, force = solver.solve(m, M, qacc_smooth, rows)
+    return M, qfrc_smooth, rows, qacc, force
+
+
+def runge_kutta(m: PlanarModel, qpos, qvel, ctrl, qacc) -> tuple[jax.Array, jax.Array]:
+    """MuJoCo's ``mj_RungeKutta`` with 4 stages from ``qacc``, ``forward``'s at the state:
+    each later stage runs ``forward`` at ``qpos + h dq``, ``qvel + h dv`` for the tableau's
+    combinations ``dq``, ``dv`` of the earlier stages' velocities and accelerations; the step
+    then adds ``h`` times the final combinations. Damping is explicit (in ``passive``)."""
+    h = m.timestep
+    velocities, accelerations = [qvel], [qacc]
+    for weights in RK4_A:
+        stage_qvel = qvel + _weighted(weights, accelerations) * h
+        stage_qpos = qpos + _weighted(weights, velocities) * h
+        velocities.append(stage_qvel)
+        accelerations.append(_constrained(m, stage_qpos, stage_qvel, ctrl)[3])
+    new_qvel = qvel + _weighted(RK4_B, accelerations) * h
+    return qpos + _weighted(RK4_B, velocities) * h, new_qvel
+
+
 @functools.partial(jax.jit, static_argnums=0)
 def step(m: PlanarModel, qpos: jax.Array, qvel: jax.Array,
          ctrl: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -136,17 +177,12 @@ def step(m: PlanarModel, qpos: jax.Array, qvel: jax.Array,
     step ran from there; its result is then ``m.reset_step_qpos/qvel``.
 
     Jitted so that JAX traces and batches it once however often a caller traces it (the env's
-    batch-invariant wrapper traces its step twice); XLA inlines it into the caller. Refuses a
-    model whose integrator is not Euler."""
-    if m.integrator != "euler":
-        raise NotImplementedError(f"the planar step integrates with Euler only, not "
-                                  f"{m.integrator!r}")
-    dynamics_kernel, rows_kernel, integration_kernel = _kernels(m)
-    rotation = kinematics.rotations(m, qpos)  # shared by the two kernels of ``smooth``
-    M, qfrc_smooth, qacc_smooth = dynamics_kernel(qpos, qvel, ctrl, rotation)
-    rows = rows_kernel(qpos, qvel, rotation)
-    qacc, force = solver.solve(m, M, qacc_smooth, rows)
-    new_qpos, new_qvel = integration_kernel(qpos, qvel, M, qfrc_smooth, rows.J, force)
+    batch-invariant wrapper traces its step twice); XLA inlines it into the caller."""
+    M, qfrc_smooth, rows, qacc, force = _constrained(m, qpos, qvel, ctrl)
+    if m.integrator == "rk4":
+        new_qpos, new_qvel = runge_kutta(m, qpos, qvel, ctrl, qacc)
+    else:
+        new_qpos, new_qvel = _kernels(m)[2](qpos, qvel, M, qfrc_smooth, rows.J, force)
     reset = _is_bad(qpos) | _is_bad(qvel) | _is_bad(qacc)
     return (jnp.where(reset, const(m.reset_step_qpos, qpos.dtype), new_qpos),
             jnp.where(reset, const(m.reset_step_qvel, qpos.dtype), new_qvel), reset)

@@ -172,7 +172,7 @@ def _ours(states: States, env):
     import jax.numpy as jnp
 
     from jaxenvs._src.planar import integrator
-    from jaxenvs.halfcheetah.env import float_dtype
+    from jaxenvs._src.planar.locomotion import float_dtype
     from jaxenvs.halfcheetah.types import HalfCheetahState
 
     params = env.default_params
@@ -245,7 +245,8 @@ def recorded_step_check(states: States, expected: dict[str, np.ndarray], env=Non
     """One env step of ``env`` (default ``HalfCheetah()``) from every state, in this process's
     float dtype, against MuJoCo's recorded ``expected`` ``obs`` ``[n, 17]`` and ``reward``
     ``[n]`` (``mujoco_env_step``'s): ``(summary, the L2 bounds it breaks)``. Needs no MuJoCo."""
-    from jaxenvs.halfcheetah.env import HalfCheetah, float_dtype
+    from jaxenvs._src.planar.locomotion import float_dtype
+    from jaxenvs.halfcheetah.env import HalfCheetah
 
     _, obs, reward = _ours(states, env or HalfCheetah())
     ours = {"obs": np.asarray(obs, np.float64), "reward": np.asarray(reward, np.float64)}
@@ -307,7 +308,8 @@ def check(summary: dict, dtype: str, stages: bool = True) -> list[str]:
 
 def measure(n: int, seed: int = 0) -> dict:
     """States, errors and summary in this process's dtype, as one JSON-able record."""
-    from jaxenvs.halfcheetah.env import HalfCheetah, float_dtype
+    from jaxenvs._src.planar.locomotion import float_dtype
+    from jaxenvs.halfcheetah.env import HalfCheetah
 
     start = time.perf_counter()
     ref = mujoco_c.Reference()

@@ -7,7 +7,7 @@ test from that same state. The *horizon* of a rollout is the number of env steps
 first one whose observation differs from MuJoCo's by more than the tolerance in max norm
 (1e-3 in float64, 5e-3 in float32); a rollout that never does has the full length.
 
-Engines: ours (``env.physics_step``) and MJX (``mujoco-mjx``, ``frame_skip`` x ``mjx.step``),
+Engines: ours (``locomotion.physics_step``) and MJX (``mujoco-mjx``, ``frame_skip`` x ``mjx.step``),
 each in float32 and float64, plus MuJoCo C against itself with ``qpos`` nudged by 1e-12 (the
 chaos of the contacts: how long *any* two float64 implementations can agree) and by 1e-7
 (float32's resolution near 1: how long a float32 implementation can be expected to agree,
@@ -79,11 +79,12 @@ def ours_rollouts(qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray, dtype) -
     import jax
     import jax.numpy as jnp
 
-    from jaxenvs.halfcheetah.env import physics_step
+    from jaxenvs._src.planar.locomotion import physics_step
+    from jaxenvs.halfcheetah._src.model import HALF_CHEETAH
 
     def rollout(q, v, a):
         def body(carry, action):
-            q, v, *_ = physics_step(*carry, action, mujoco_c.FRAME_SKIP)
+            q, v, *_ = physics_step(HALF_CHEETAH, *carry, action, mujoco_c.FRAME_SKIP)
             return (q, v), jnp.concatenate([q[1:], v])
         return jax.lax.scan(body, (q, v), a)[1]
 

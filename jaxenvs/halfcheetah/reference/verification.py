@@ -35,7 +35,7 @@ REWARD_TOLERANCE = {"float64": 1e-6, "float32": agreement.FLOAT32_MAX_REL_DOBS}
 
 
 def _dtype() -> str:
-    from jaxenvs.halfcheetah.env import float_dtype
+    from jaxenvs._src.planar.locomotion import float_dtype
     return str(np.dtype(float_dtype()))
 
 
@@ -79,7 +79,7 @@ def _rollouts(env, qpos: np.ndarray, qvel: np.ndarray, acts: np.ndarray) -> np.n
     import jax
     import jax.numpy as jnp
 
-    from jaxenvs.halfcheetah.env import float_dtype
+    from jaxenvs._src.planar.locomotion import float_dtype
     from jaxenvs.halfcheetah.types import HalfCheetahState
 
     params = env.default_params

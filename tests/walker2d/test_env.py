@@ -1,0 +1,118 @@
+"""Walker2d against gymnasium's Walker2d-v5 (MuJoCo 4.0) one env step at a time (L2), and its
+gymnax contract: reset noise, health termination, batch invariance.
+
+States: 200 around the initial pose (hinges and root angle +-0.3 rad, height -0.5 to +0.2 m,
+velocities N(0, 1)), many touching the floor and some unhealthy, actions U(-1.2, 1.2) (so some
+clamped). Float64: observation and ``info`` within 1e-9 of gymnasium's with MuJoCo's solver
+run to its minimiser; float32 (the default) max |dobs| / (1 + |obs|) <= 2e-3 and median
+|dobs| <= 1e-5, HalfCheetah's bounds. Termination and the survival reward exactly.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.walker2d.types import Walker2dState
+from tests.x64 import run_tests_in_x64
+
+gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("mujoco")
+
+INFO = ("x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl",
+        "reward_survive")
+x64 = jax.config.jax_enable_x64
+
+
+def _gymnasium_steps(count: int = 200):
+    """``(qpos, qvel, action)`` and gymnasium's ``(obs, reward, terminated, info)`` per state."""
+    env = gymnasium.make("Walker2d-v5").unwrapped
+    env.reset(seed=0)
+    if x64:
+        env.model.opt.tolerance = 0  # MuJoCo's solver to its minimiser
+        env.model.opt.iterations = 1000
+    rng = np.random.default_rng(1)
+    for _ in range(count):
+        qpos = env.init_qpos + rng.uniform(-0.3, 0.3, env.model.nq)
+        qpos[1] += rng.uniform(-0.5, 0.2)
+        qvel = rng.normal(0, 1, env.model.nv)
+        action = rng.uniform(-1.2, 1.2, env.model.nu)
+        env.set_state(qpos, qvel)
+        yield (qpos, qvel, action), env.step(action)
+
+
+def test_one_env_step_matches_gymnasium():
+    env, params = jaxenvs.make("Walker2d")
+    dtype = jnp.zeros(()).dtype
+    step = jax.jit(env.step_env)
+    errors, terminated = [], 0
+    for (qpos, qvel, action), (obs, reward, done, _, info) in _gymnasium_steps():
+        state = Walker2dState(qpos=jnp.asarray(qpos, dtype), qvel=jnp.asarray(qvel, dtype),
+                              time=jnp.int32(0))
+        ours, _, our_reward, our_done, our_info = step(jax.random.key(0), state,
+                                                       jnp.asarray(action, dtype), params)
+        assert bool(our_done) == done
+        assert float(our_info["reward_survive"]) == info["reward_survive"]
+        terminated += done
+        errors.append(np.abs(np.asarray(ours, np.float64) - obs) / (1 + np.abs(obs)))
+        if x64:
+            for name in INFO:
+                assert abs(float(our_info[name]) - info[name]) <= 1e-9 * (1 + abs(info[name]))
+            assert abs(float(our_reward) - reward) <= 1e-6 * (1 + abs(reward))  # float32
+    errors = np.concatenate(errors)
+    assert 10 <= terminated <= 190  # both kinds of state are exercised
+    if x64:
+        assert errors.max() <= 1e-9
+    else:
+        assert errors.max() <= 2e-3 and np.median(errors) <= 1e-5
+
+
+@pytest.mark.skipif(x64, reason="runs without x64")
+def test_one_env_step_matches_gymnasium_in_float64():
+    run_tests_in_x64([f"{__file__}::test_one_env_step_matches_gymnasium"], timeout=600)
+
+
+@pytest.mark.skipif(x64, reason="float32 check")
+def test_reset_noise_spaces_and_health():
+    env, params = jaxenvs.make("Walker2d")
+    obs, state = jax.vmap(env.reset, (0, None))(jax.random.split(jax.random.key(0), 500),
+                                                params)
+    noise = np.asarray(state.qpos) - np.array([0, 1.25] + [0] * 7)
+    assert np.abs(noise).max() <= 5e-3 and np.abs(np.asarray(state.qvel)).max() <= 5e-3
+    assert np.abs(noise).max() > 4e-3  # uniform over the whole range
+    assert obs.shape == (500, 17) and env.observation_space(params).contains(obs[0])
+    assert env.action_space(params).shape == (6,)
+
+    # fallen: height below 0.8 ends the episode, unless termination is off
+    fallen = Walker2dState(qpos=jnp.zeros(9).at[1].set(0.5), qvel=jnp.zeros(9),
+                           time=jnp.int32(0))
+    *_, done, info = env.step_env(jax.random.key(0), fallen, jnp.zeros(6), params)
+    assert bool(done) and float(info["reward_survive"]) == 0
+    _, keep_going = jaxenvs.make("Walker2d", terminate_when_unhealthy=False)
+    *_, done, _ = env.step_env(jax.random.key(0), fallen, jnp.zeros(6), keep_going)
+    assert not bool(done)
+
+
+@pytest.mark.skipif(x64, reason="float32 check")
+def test_trajectories_do_not_depend_on_the_batch():
+    env, params = jaxenvs.make("Walker2d")
+
+    def rollout(keys):
+        obs, state = jax.vmap(env.reset, (0, None))(keys, params)
+
+        def body(state, key):
+            # each env's keys from its index, so that they do not depend on the batch
+            env_keys = jax.vmap(jax.random.fold_in, (None, 0))(key, jnp.arange(keys.shape[0]))
+            actions = jax.vmap(lambda k: jax.random.uniform(k, (6,), minval=-1, maxval=1))(
+                jax.vmap(jax.random.fold_in, (0, None))(env_keys, 1))
+            _, state, reward, *_ = jax.vmap(env.step, (0, 0, 0, None))(
+                env_keys, state, actions, params)
+            return state, reward
+        return jax.lax.scan(body, state, jax.random.split(jax.random.key(5), 40))[1]
+
+    keys = jax.random.split(jax.random.key(3), 7)
+    full = np.asarray(jax.jit(rollout)(keys))
+    for size in (1, 2):
+        part = np.asarray(jax.jit(rollout)(keys[:size]))
+        np.testing.assert_array_equal(part, full[:, :size])
