@@ -23,6 +23,7 @@ from typing import Callable
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from flax import struct
 
 from jaxenvs._src import kernel
@@ -125,17 +126,20 @@ def _is_bad(x: jax.Array) -> jax.Array:
     return jnp.any(jnp.isnan(x) | (jnp.abs(x) > MAX_VALUE))
 
 
-#: MuJoCo's classic fourth-order Runge-Kutta tableau (``mj_RungeKutta``): each stage's
-#: weights of the earlier stages, then the final weights.
-RK4_A = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0))
-RK4_B = (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)
+#: MuJoCo's classic fourth-order Runge-Kutta tableau (``mj_RungeKutta``): row ``i``, stage
+#: ``i``'s weights of the stages before it (stage 0 is the state itself), then the final
+#: weights.
+RK4_A = np.array([[0.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0], [0.0, 0.5, 0.0, 0.0],
+                  [0.0, 0.0, 1.0, 0.0]])
+RK4_B = np.array([1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0])
 
 
 def _weighted(weights, vectors) -> jax.Array:
-    """``0 + w_0 v_0 + w_1 v_1 + ...`` in MuJoCo's order (``mju_zero``, ``mju_addToScl``)."""
+    """``0 + w_0 v_0 + w_1 v_1 + ...`` in MuJoCo's order (``mju_zero``, ``mju_addToScl``).
+    Terms after MuJoCo's last one, of weight 0 times a vector 0, leave the sum as it is."""
     total = jnp.zeros_like(vectors[0])
-    for weight, vector in zip(weights, vectors):
-        total = total + vector * weight
+    for j in range(len(vectors)):
+        total = total + vectors[j] * weights[j]
     return total
 
 
@@ -149,20 +153,29 @@ def _constrained(m: PlanarModel, qpos, qvel, ctrl):
     return M, qfrc_smooth, rows, qacc, force
 
 
-def runge_kutta(m: PlanarModel, qpos, qvel, ctrl, qacc) -> tuple[jax.Array, jax.Array]:
-    """MuJoCo's ``mj_RungeKutta`` with 4 stages from ``qacc``, ``forward``'s at the state:
-    each later stage runs ``forward`` at ``qpos + h dq``, ``qvel + h dv`` for the tableau's
-    combinations ``dq``, ``dv`` of the earlier stages' velocities and accelerations; the step
-    then adds ``h`` times the final combinations. Damping is explicit (in ``passive``)."""
+def runge_kutta(m: PlanarModel, qpos, qvel, ctrl) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """MuJoCo's ``mj_RungeKutta`` with 4 stages: ``(qpos, qvel)`` after the step, and the
+    first stage's ``qacc`` (``forward``'s at the state). Stage ``i`` runs ``forward`` at
+    ``qpos + h dq``, ``qvel + h dv`` for the tableau's combinations ``dq``, ``dv`` of the
+    earlier stages' velocities and accelerations; the step then adds ``h`` times the final
+    combinations. Damping is explicit (in ``passive``). The stages are one loop, so that
+    ``forward`` compiles once."""
     h = m.timestep
-    velocities, accelerations = [qvel], [qacc]
-    for weights in RK4_A:
+    dtype = qpos.dtype
+
+    def stage(i, carry):
+        velocities, accelerations = carry
+        weights = const(RK4_A, dtype)[i]
         stage_qvel = qvel + _weighted(weights, accelerations) * h
         stage_qpos = qpos + _weighted(weights, velocities) * h
-        velocities.append(stage_qvel)
-        accelerations.append(_constrained(m, stage_qpos, stage_qvel, ctrl)[3])
-    new_qvel = qvel + _weighted(RK4_B, accelerations) * h
-    return qpos + _weighted(RK4_B, velocities) * h, new_qvel
+        qacc = _constrained(m, stage_qpos, stage_qvel, ctrl)[3]
+        return velocities.at[i].set(stage_qvel), accelerations.at[i].set(qacc)
+
+    empty = jnp.zeros((len(RK4_B), m.nv), dtype)
+    velocities, accelerations = jax.lax.fori_loop(0, len(RK4_B), stage, (empty, empty))
+    weights = const(RK4_B, dtype)
+    new_qvel = qvel + _weighted(weights, accelerations) * h
+    return qpos + _weighted(weights, velocities) * h, new_qvel, accelerations[0]
 
 
 @functools.partial(jax.jit, static_argnums=0)
@@ -178,10 +191,10 @@ def step(m: PlanarModel, qpos: jax.Array, qvel: jax.Array,
 
     Jitted so that JAX traces and batches it once however often a caller traces it (the env's
     batch-invariant wrapper traces its step twice); XLA inlines it into the caller."""
-    M, qfrc_smooth, rows, qacc, force = _constrained(m, qpos, qvel, ctrl)
     if m.integrator == "rk4":
-        new_qpos, new_qvel = runge_kutta(m, qpos, qvel, ctrl, qacc)
+        new_qpos, new_qvel, qacc = runge_kutta(m, qpos, qvel, ctrl)
     else:
+        M, qfrc_smooth, rows, qacc, force = _constrained(m, qpos, qvel, ctrl)
         new_qpos, new_qvel = _kernels(m)[2](qpos, qvel, M, qfrc_smooth, rows.J, force)
     reset = _is_bad(qpos) | _is_bad(qvel) | _is_bad(qacc)
     return (jnp.where(reset, const(m.reset_step_qpos, qpos.dtype), new_qpos),
