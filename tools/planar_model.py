@@ -6,34 +6,21 @@ the tables from gymnasium's XMLs as compiled by the installed MuJoCo (``inertiaf
 by ``mj_setConst``); ``python tools/planar_model.py HalfCheetah`` rewrites one.
 ``tests/halfcheetah/test_model.py`` checks that regenerating gives the committed file.
 
-The physics (``jaxenvs._src.planar``) is specialised to planar models: every body and geom
-moves in the x-z plane and rotates about y. The generator asserts each assumption the stages
-rely on, so a model that broke one fails here rather than silently giving wrong dynamics. Positions and axes
-are stored as ``(x, z)`` pairs in the frame of the owning body; angles about y follow MuJoCo's
-convention (a rotation by ``a`` maps ``(x, z)`` to ``(x cos a + z sin a, -x sin a + z cos a)``).
+The physics (``jaxenvs._src.planar``) is specialised to planar models: every body and geom moves
+in the x-z plane and rotates about y. The generator asserts each assumption the stages rely on,
+so a model that broke one fails here rather than silently giving wrong dynamics. Positions and
+axes are stored as ``(x, z)`` pairs in the frame of the owning body; angles about y follow
+MuJoCo's convention (a rotation by ``a`` maps ``(x, z)`` to ``(x cos a + z sin a, -x sin a + z
+cos a)``).
 """
 
 from __future__ import annotations
 
 import pprint
 import sys
-from pathlib import Path
-
 import numpy as np
 
-import jaxenvs
-
-#: Each body's gymnasium XML and the table generated from it.
-BODIES = {
-    "HalfCheetah": ("half_cheetah.xml", "halfcheetah/_src/model_table.py"),
-    "Hopper": ("hopper.xml", "hopper/_src/model_table.py"),
-    "Walker2d": ("walker2d_v5.xml", "walker2d/_src/model_table.py"),
-}
-
-
-def table_path(body: str) -> Path:
-    """Where ``body``'s table is committed."""
-    return Path(jaxenvs.__file__).parent / BODIES[body][1]
+from jaxenvs.planar_reference.bodies import BODIES
 
 
 def _mat(quat: np.ndarray) -> np.ndarray:
@@ -232,11 +219,9 @@ def render(body: str, table: dict[str, object], mujoco_version: str) -> str:
 
 def generate(body: str) -> str:
     """``body``'s table text for the installed MuJoCo and gymnasium."""
-    import gymnasium
     import mujoco
 
-    xml = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets" / BODIES[body][0]
-    return render(body, extract(mujoco.MjModel.from_xml_path(str(xml))), mujoco.__version__)
+    return render(body, extract(BODIES[body].load_model()), mujoco.__version__)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -247,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     for body in bodies:
-        table_path(body).write_text(generate(body))
-        print(f"wrote {table_path(body)}")
+        BODIES[body].table_path().write_text(generate(body))
+        print(f"wrote {BODIES[body].table_path()}")
     return 0
 
 

@@ -12,7 +12,6 @@ to its minimiser (1e-9 relative).
 """
 
 import functools
-from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -22,15 +21,15 @@ import pytest
 from tests.x64 import run_tests_in_x64
 
 mujoco = pytest.importorskip("mujoco")
-gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium")
 
 from jaxenvs._src.planar import dynamics, integrator, kinematics  # noqa: E402
 from jaxenvs.halfcheetah._src.model import HALF_CHEETAH  # noqa: E402
 from jaxenvs.hopper._src.model import HOPPER  # noqa: E402
+from jaxenvs.planar_reference import bodies as planar_bodies  # noqa: E402
 from jaxenvs.walker2d._src.model import WALKER2D  # noqa: E402
 
-BODIES = {"HalfCheetah": (HALF_CHEETAH, "half_cheetah.xml"), "Hopper": (HOPPER, "hopper.xml"),
-          "Walker2d": (WALKER2D, "walker2d_v5.xml")}
+MODELS = {"HalfCheetah": HALF_CHEETAH, "Hopper": HOPPER, "Walker2d": WALKER2D}
 
 requires_x64 = pytest.mark.skipif(not jax.config.jax_enable_x64,
                                   reason="float64 check: run with JAX_ENABLE_X64=1")
@@ -43,9 +42,8 @@ def test_float64_stages_match_mujoco():
     run_tests_in_x64([__file__], timeout=600)
 
 
-def _mujoco_model(xml: str):
-    assets = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
-    model = mujoco.MjModel.from_xml_path(str(assets / xml))
+def _mujoco_model(body: str):
+    model = planar_bodies.BODIES[body].load_model()
     model.opt.tolerance = 0  # run the solver to its minimiser
     model.opt.iterations = 1000
     return model
@@ -64,10 +62,9 @@ def _states(model, count: int = 60):
 
 
 @requires_x64
-@pytest.mark.parametrize("body", list(BODIES))
+@pytest.mark.parametrize("body", list(MODELS))
 def test_kinematics_and_smooth_dynamics(body):
-    m, xml = BODIES[body]
-    model = _mujoco_model(xml)
+    m, model = MODELS[body], _mujoco_model(body)
     data = mujoco.MjData(model)
     for qpos, qvel, ctrl in _states(model):
         data.qpos[:], data.qvel[:], data.ctrl[:] = qpos, qvel, ctrl
@@ -94,8 +91,7 @@ def test_kinematics_and_smooth_dynamics(body):
 @requires_x64
 @pytest.mark.parametrize("body", ["HalfCheetah", "Walker2d"])
 def test_forward_with_contacts(body):
-    m, xml = BODIES[body]
-    model = _mujoco_model(xml)
+    m, model = MODELS[body], _mujoco_model(body)
     data = mujoco.MjData(model)
     forward = jax.jit(functools.partial(integrator.forward, m))
     touching = 0
@@ -117,8 +113,7 @@ def test_forward_with_contacts(body):
 @pytest.mark.parametrize("body", ["HalfCheetah", "Walker2d"])
 def test_one_physics_step(body):
     """``integrator.step`` (Euler for HalfCheetah, RK4 for Walker2d) against ``mj_step``."""
-    m, xml = BODIES[body]
-    model = _mujoco_model(xml)
+    m, model = MODELS[body], _mujoco_model(body)
     data = mujoco.MjData(model)
     step = jax.jit(functools.partial(integrator.step, m))
     for qpos, qvel, ctrl in _states(model):

@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from jaxenvs.planar_reference.bodies import BODIES
+
 #: gymnasium's HalfCheetah-v5 env step: ``FRAME_SKIP`` physics steps.
 FRAME_SKIP = 5
 
@@ -34,11 +36,10 @@ def _mujoco():
 def xml_path() -> Path:
     """gymnasium's ``half_cheetah.xml`` (the model HalfCheetah-v5 loads)."""
     try:
-        import gymnasium
+        return BODIES["HalfCheetah"].xml_path()
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ImportError("the HalfCheetah reference needs MuJoCo and gymnasium: "
                           "pip install jaxenvs[halfcheetah]") from error
-    return Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets" / "half_cheetah.xml"
 
 
 def load_model():

@@ -1,25 +1,27 @@
-"""Speed references for ``jaxenvs bench HalfCheetah``: MuJoCo C, MJX and Brax, measured live.
+"""Speed references for ``jaxenvs bench`` of a planar body (``bodies.BODIES``): MuJoCo C, MJX
+and Brax, measured live.
 
-Each engine runs HalfCheetah for a batch of envs under random actions (uniform in [-1, 1]^6,
-one action held for the ``frame_skip`` physics steps of an env step) and reports env steps per
-second, timed after compilation and one warm-up call, as ``jaxenvs.bench`` times our env:
+Each engine runs the body for a batch of envs under random actions (uniform in [-1, 1] per
+motor, one action held for the ``frame_skip`` physics steps of an env step) and reports env
+steps per second, timed after compilation and one warm-up call, as ``jaxenvs.bench`` times our
+env:
 
-- **MuJoCo C**: ``mujoco.rollout`` on gymnasium's ``half_cheetah.xml`` (HalfCheetah-v5's
-  model, float64), one ``MjData`` per CPU core in its thread pool; the controls are given per
-  physics step, each action repeated ``frame_skip`` times.
+- **MuJoCo C**: ``mujoco.rollout`` on gymnasium's XML of the ``-v5`` env (float64), one
+  ``MjData`` per CPU core in its thread pool; the controls are given per physics step, each
+  action repeated ``frame_skip`` times.
 - **MJX** (``mujoco-mjx``): ``jit(scan(vmap(frame_skip x mjx.step)))`` on the same XML, float32.
-- **Brax** generalized and positional: ``jit(scan(vmap(env.step)))`` of Brax's *own*
-  ``halfcheetah`` env (its own XML; positional uses 16 substeps of 0.003125 s and other gears),
-  so those rows compare engines on a similar but not the same model. float32.
+- **Brax** generalized and positional: ``jit(scan(vmap(env.step)))`` of Brax's *own* env of
+  the body (its own XML, substeps and gears), so those rows compare engines on a similar but
+  not the same model. float32.
 
 - **ours** (not a reference row, ``jaxenvs bench`` measures our env itself): the same
   ``jit(scan(vmap(step_env)))`` harness as MJX and Brax, so that all the JAX engines can be
   compared by one command each, in the same conditions.
 
-Every measurement runs in a fresh subprocess, ``python -m jaxenvs.halfcheetah.reference.speed ENGINE
-BATCH STEPS [FRAME_SKIP]``, which prints one JSON line. The subprocess isolates the engines'
-threads and compile caches from ours and from each other, and lets the JAX engines start with
-``XLA_FLAGS=--xla_cpu_enable_concurrency_optimized_scheduler=false``: without it, MJX at large
+Every measurement runs in a fresh subprocess, ``python -m jaxenvs.planar_reference.speed BODY
+ENGINE BATCH STEPS [FRAME_SKIP]``, which prints one JSON line. The subprocess isolates the
+engines' threads and compile caches from ours and from each other, and lets the JAX engines
+start with ``XLA_FLAGS=--xla_cpu_enable_concurrency_optimized_scheduler=false``: without it, MJX at large
 batches can hang on CPU with jax 0.10.2, and the flag only takes effect before jax starts. The
 JAX engines get as many CPU devices as the bench (``JAX_NUM_CPU_DEVICES``) and shard their batch
 as it does (``jaxenvs.bench.batch_sharding``), so all of them use the same cores.
@@ -33,8 +35,8 @@ no engine pays a host round trip per step. A subprocess that takes more than
 ``TIMEOUT_SECONDS`` (compilation included) is killed and the cell is left empty (``None``, with
 a warning), as is any engine whose package is missing (``pip install
 jaxenvs[halfcheetah-bench]``). The JAX engines' compiles are long, so the four rows add minutes
-per batch size to ``jaxenvs bench HalfCheetah`` (figures: docs/halfcheetah.md, Design choices).
-``register_speed_references`` adds the four rows to ``jaxenvs bench HalfCheetah``.
+per batch size to ``jaxenvs bench`` (figures: docs/halfcheetah.md, Design choices).
+``register_speed_references(BODY)`` adds the four rows to ``jaxenvs bench BODY``.
 """
 
 from __future__ import annotations
@@ -49,9 +51,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-ENV_ID = "HalfCheetah"
-#: HalfCheetah-v5's physics steps per env step.
-FRAME_SKIP = 5
+from jaxenvs.planar_reference.bodies import BODIES
+
 #: Env steps (batch x scan length) of one compiled chunk, per engine; at least one step of
 #: the batch. Sized to each engine's speed, so that a chunk lasts well under
 #: ``TARGET_SECONDS`` (figures: docs/halfcheetah.md, Design choices).
@@ -93,16 +94,12 @@ def _chunk_steps(engine: str, batch_size: int, num_steps: int) -> int:
     return max(1, min(num_steps, CHUNK_ENV_STEPS[engine] // batch_size))
 
 
-def _gymnasium_model():
-    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
-    return load_model()
-
-
-def _measure_mujoco(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, float]:
+def _measure_mujoco(body: str, batch_size: int, num_steps: int,
+                    frame_skip: int) -> dict[str, float]:
     import mujoco
     from mujoco import rollout
 
-    model = _gymnasium_model()
+    model = BODIES[body].load_model()
     nthread = os.cpu_count() or 1
     datas = [mujoco.MjData(model) for _ in range(nthread)]
     spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
@@ -162,13 +159,13 @@ def _jax_rollout(step, init_states, batch_size: int, chunk: int, num_actions: in
             **_timed_chunks(run_chunk, batch_size, chunk, num_steps)}
 
 
-def _measure_ours(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, float]:
+def _measure_ours(body: str, batch_size: int, num_steps: int,
+                  frame_skip: int) -> dict[str, float]:
     import jax
 
-    from jaxenvs.halfcheetah.env import HalfCheetah
+    import jaxenvs
 
-    env = HalfCheetah()
-    params = env.default_params.replace(frame_skip=frame_skip)
+    env, params = jaxenvs.make(body, frame_skip=frame_skip)
 
     def step(state, action):
         return env.step_env(jax.random.key(0), state, action, params)[1]
@@ -179,11 +176,12 @@ def _measure_ours(batch_size: int, num_steps: int, frame_skip: int) -> dict[str,
                         env.num_actions, num_steps)
 
 
-def _measure_mjx(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, float]:
+def _measure_mjx(body: str, batch_size: int, num_steps: int,
+                 frame_skip: int) -> dict[str, float]:
     import jax
     from mujoco import mjx
 
-    model = mjx.put_model(_gymnasium_model())
+    model = mjx.put_model(BODIES[body].load_model())
 
     def step(data, action):
         data = data.replace(ctrl=action)
@@ -199,22 +197,22 @@ def _measure_mjx(batch_size: int, num_steps: int, frame_skip: int) -> dict[str, 
                         model.nu, num_steps)
 
 
-def _measure_brax(backend: str, batch_size: int, num_steps: int,
+def _measure_brax(backend: str, body: str, batch_size: int, num_steps: int,
                   frame_skip: int) -> dict[str, float]:
     import jax
     from brax import envs
 
     del frame_skip  # Brax's env has its own (checked by the caller)
-    env = envs.get_environment("halfcheetah", backend=backend)
+    env = envs.get_environment(BODIES[body].brax_env, backend=backend)
     states = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.key(0), batch_size))
     return _jax_rollout(env.step, states, batch_size,
                         _chunk_steps(f"brax-{backend}", batch_size, num_steps),
                         env.action_size, num_steps)
 
 
-#: Engine name -> ``measure(batch_size, num_steps, frame_skip) -> {"sps", "steps",
+#: Engine name -> ``measure(body, batch_size, num_steps, frame_skip) -> {"sps", "steps",
 #: "run_seconds", "compile_seconds"}`` (run in the subprocess), and the module it needs.
-ENGINES: dict[str, tuple[Callable[[int, int, int], dict[str, float]], str]] = {
+ENGINES: dict[str, tuple[Callable[[str, int, int, int], dict[str, float]], str]] = {
     "mujoco": (_measure_mujoco, "mujoco"),
     "ours": (_measure_ours, "jaxenvs"),
     "mjx": (_measure_mjx, "mujoco.mjx"),
@@ -232,14 +230,18 @@ def available(engine: str) -> bool:
         return False
 
 
-def measure(engine: str, batch_size: int, num_steps: int,
-            frame_skip: int = FRAME_SKIP) -> dict[str, float] | None:
-    """Measure ``engine`` in a subprocess: its JSON record (``sps``, ``steps`` timed,
+def measure(engine: str, body: str, batch_size: int, num_steps: int,
+            frame_skip: int | None = None) -> dict[str, float] | None:
+    """Measure ``engine`` on ``body`` (``frame_skip``: the ``-v5`` env's by default) in a
+    subprocess: its JSON record (``sps``, ``steps`` timed,
     ``run_seconds``, and for the JAX engines ``compile_seconds``), or ``None`` where its
     package is missing, or (with a warning) where the subprocess failed or ran past
     ``TIMEOUT_SECONDS``."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    if body not in BODIES:
+        raise ValueError(f"unknown body {body!r}; bodies: {', '.join(BODIES)}")
+    frame_skip = BODIES[body].frame_skip if frame_skip is None else frame_skip
     if not available(engine):
         return None
     import jax
@@ -250,7 +252,7 @@ def measure(engine: str, batch_size: int, num_steps: int,
         if jax.default_backend() == "cpu":  # a CPU scheduler flag: nothing to do elsewhere
             env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {XLA_FLAG}".strip()
         env.pop("JAX_ENABLE_X64", None)  # the JAX engines run in float32
-    command = [sys.executable, "-m", __name__, engine, str(batch_size), str(num_steps),
+    command = [sys.executable, "-m", __name__, body, engine, str(batch_size), str(num_steps),
                str(frame_skip)]
     try:
         result = subprocess.run(command, env=env, capture_output=True, text=True,
@@ -266,14 +268,15 @@ def measure(engine: str, batch_size: int, num_steps: int,
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def _reference_fn(engine: str, own_model: bool):
-    """A ``jaxenvs.bench`` reference function for ``engine``. ``own_model``: the engine runs
-    its own cheetah with its own substeps, so it has a figure only at ``frame_skip`` 5."""
+def _reference_fn(engine: str, body: str, own_model: bool):
+    """A ``jaxenvs.bench`` reference function for ``engine`` on ``body``. ``own_model``: the
+    engine runs its own model with its own substeps, so it has a figure only at the ``-v5``
+    env's ``frame_skip``."""
     def reference(batch_size: int, num_steps: int, params) -> float | None:
         frame_skip = int(params.frame_skip)
-        if own_model and frame_skip != FRAME_SKIP:
+        if own_model and frame_skip != BODIES[body].frame_skip:
             return None
-        record = measure(engine, batch_size, num_steps, frame_skip)
+        record = measure(engine, body, batch_size, num_steps, frame_skip)
         return None if record is None else record["sps"]
     reference.__name__ = f"{engine.replace('-', '_')}_sps"
     return reference
@@ -284,49 +287,49 @@ _CAP = (f"at most the bench's steps per run, and at most ~{TARGET_SECONDS:g} s o
         f"call of the whole run); empty if not installed ({INSTALL_HINT}) or "
         f"if the subprocess, compilation included, exceeds {TIMEOUT_SECONDS:g} s")
 
-#: ``(engine, label, note)`` of each row, in the table's order.
-ROWS = (
-    ("mujoco", "MuJoCo C (mujoco.rollout, all cores)",
-     "mujoco 4.0 C library, `mujoco.rollout` with one MjData per CPU core, gymnasium's "
-     "half_cheetah.xml (HalfCheetah-v5), float64, physics only (no observation or reward); "
-     + _CAP.format(chunk=CHUNK_ENV_STEPS["mujoco"]) + "."),
-    ("mjx", "MJX (jit(scan(vmap(mjx.step))))",
-     "mujoco-mjx, frame_skip x `mjx.step` per env step under jit(scan(vmap)), gymnasium's "
-     f"half_cheetah.xml, float32, on a CPU with `XLA_FLAGS={XLA_FLAG}`; "
-     + _CAP.format(chunk=CHUNK_ENV_STEPS["mjx"]) + "."),
-    ("brax-generalized", "Brax generalized (Brax's own cheetah model)",
-     "brax `get_environment('halfcheetah', backend='generalized')`: Brax's own cheetah model "
-     "(different XML, timestep and gears), full env.step under jit(scan(vmap)), float32; "
-     + _CAP.format(chunk=CHUNK_ENV_STEPS["brax-generalized"]) + "."),
-    ("brax-positional", "Brax positional (Brax's own cheetah model)",
-     "brax `get_environment('halfcheetah', backend='positional')`: Brax's own cheetah model "
-     "(different XML, timestep 0.003125 s x 16 substeps and gears), full env.step under "
-     "jit(scan(vmap)), float32; " + _CAP.format(chunk=CHUNK_ENV_STEPS["brax-positional"]) + "."),
-)
+def rows(body: str) -> tuple[tuple[str, str, str], ...]:
+    """``(engine, label, note)`` of each of ``body``'s rows, in the table's order."""
+    xml, brax_env = BODIES[body].xml, BODIES[body].brax_env
+    return (
+        ("mujoco", "MuJoCo C (mujoco.rollout, all cores)",
+         "mujoco 4.0 C library, `mujoco.rollout` with one MjData per CPU core, gymnasium's "
+         f"{xml} ({body}-v5), float64, physics only (no observation or reward); "
+         + _CAP.format(chunk=CHUNK_ENV_STEPS["mujoco"]) + "."),
+        ("mjx", "MJX (jit(scan(vmap(mjx.step))))",
+         "mujoco-mjx, frame_skip x `mjx.step` per env step under jit(scan(vmap)), gymnasium's "
+         f"{xml}, float32, on a CPU with `XLA_FLAGS={XLA_FLAG}`; "
+         + _CAP.format(chunk=CHUNK_ENV_STEPS["mjx"]) + "."),
+        *((f"brax-{backend}", f"Brax {backend} (Brax's own {brax_env} model)",
+           f"brax `get_environment('{brax_env}', backend='{backend}')`: Brax's own model "
+           "(different XML, timestep, substeps and gears), full env.step under "
+           "jit(scan(vmap)), float32; " + _CAP.format(chunk=CHUNK_ENV_STEPS[f"brax-{backend}"])
+           + ".") for backend in ("generalized", "positional")),
+    )
 
 
-def register_speed_references() -> None:
+def register_speed_references(body: str) -> None:
     """Add MuJoCo C, MJX and both Brax backends as reference rows of ``jaxenvs bench
-    HalfCheetah``."""
+    BODY``."""
     from jaxenvs import bench
 
-    for engine, label, note in ROWS:
-        bench.register_reference(ENV_ID, _reference_fn(engine, engine.startswith("brax")),
+    for engine, label, note in rows(body):
+        bench.register_reference(body, _reference_fn(engine, body, engine.startswith("brax")),
                                  label=label, note=note)
 
 
 def main(argv: list[str]) -> None:
-    """``python -m jaxenvs.halfcheetah.reference.speed ENGINE BATCH STEPS [FRAME_SKIP]``:
+    """``python -m jaxenvs.planar_reference.speed BODY ENGINE BATCH STEPS [FRAME_SKIP]``:
     measure one engine here and print its record as one JSON line."""
-    if len(argv) not in (3, 4) or argv[0] not in ENGINES:
-        raise SystemExit(f"usage: python -m {__name__} {{{','.join(ENGINES)}}} BATCH STEPS "
-                         "[FRAME_SKIP]")
-    batch_size, num_steps = int(argv[1]), int(argv[2])
-    frame_skip = int(argv[3]) if len(argv) == 4 else FRAME_SKIP
+    if len(argv) not in (4, 5) or argv[0] not in BODIES or argv[1] not in ENGINES:
+        raise SystemExit(f"usage: python -m {__name__} {{{','.join(BODIES)}}} "
+                         f"{{{','.join(ENGINES)}}} BATCH STEPS [FRAME_SKIP]")
+    body, engine = argv[0], argv[1]
+    batch_size, num_steps = int(argv[2]), int(argv[3])
+    frame_skip = int(argv[4]) if len(argv) == 5 else BODIES[body].frame_skip
     if min(batch_size, num_steps, frame_skip) < 1:
         raise SystemExit("BATCH, STEPS and FRAME_SKIP must be >= 1")
-    record = ENGINES[argv[0]][0](batch_size, num_steps, frame_skip)
-    print(json.dumps({"engine": argv[0], "batch_size": batch_size, **record}))
+    record = ENGINES[engine][0](body, batch_size, num_steps, frame_skip)
+    print(json.dumps({"engine": engine, "body": body, "batch_size": batch_size, **record}))
 
 
 if __name__ == "__main__":
