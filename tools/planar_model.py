@@ -35,10 +35,12 @@ def _mat(quat: np.ndarray) -> np.ndarray:
 _INTEGRATORS = {0: "euler", 1: "rk4"}
 
 
-def _self_collisions(m) -> bool:
-    """Whether some two capsules pass MuJoCo's collision filters: contype/conaffinity bits,
-    and not on the same body or on a parent and child (``mj_collision``'s default)."""
+def _capsule_pairs(m) -> tuple:
+    """The capsule pairs ``(g, h)``, ``g < h`` (capsule indices: geom id - 1), that pass
+    MuJoCo's collision filters: contype/conaffinity bits, and not on the same body or on a
+    parent and child (``mj_collision``'s default)."""
     parent = m.body_parentid
+    pairs = []
     for g in range(1, m.ngeom):
         for h in range(g + 1, m.ngeom):
             b, c = m.geom_bodyid[g], m.geom_bodyid[h]
@@ -46,8 +48,8 @@ def _self_collisions(m) -> bool:
                 continue
             if (m.geom_contype[g] & m.geom_conaffinity[h]) or (
                     m.geom_contype[h] & m.geom_conaffinity[g]):
-                return True
-    return False
+                pairs.append((g - 1, h - 1))
+    return tuple(pairs)
 
 
 def _check(condition: bool, what: str) -> None:
@@ -86,10 +88,13 @@ def extract(m) -> dict[str, object]:
            and m.opt.disableflags == 0 and m.opt.enableflags == 0,
            "pyramidal cone, Euler or RK4, no option flags")
     _check(np.all(m.geom_gap == 0) and np.all(m.geom_priority == 0), "no gaps, no priorities")
-    # A capsule-floor contact mixes the two geoms' parameters (MuJoCo's mj_contactParam, equal
-    # priorities): condim and friction by maximum, margin by maximum, solref and solimp by
-    # solmix-weighted average, which one solref and solimp for all geoms makes exact.
-    _check(np.all(np.maximum(m.geom_condim[1:], m.geom_condim[0]) == 3), "contacts condim 3")
+    # A contact mixes its two geoms' parameters (MuJoCo's mj_contactParam, equal priorities):
+    # condim and friction by maximum, solref and solimp by solmix-weighted average, which one
+    # solref and solimp for all geoms makes exact; its margin is their sum (mj_collideGeoms).
+    _check(set(m.geom_condim) <= {1, 3}, "contacts of condim 1 or 3")
+    pairs = _capsule_pairs(m)
+    _check(all(max(m.geom_condim[g + 1], m.geom_condim[h + 1]) == 1 for g, h in pairs),
+           "capsule pairs frictionless (condim 1)")
     _check(len(set(map(tuple, m.geom_solref))) == 1 and len(set(map(tuple, m.geom_solimp))) == 1,
            "one solref and solimp for all geoms")
     _check(np.all(m.jnt_margin == 0), "no joint-limit margins")
@@ -151,9 +156,13 @@ def extract(m) -> dict[str, object]:
         "GEOM_AXIS": tuple(geom_axis),
         "GEOM_RADIUS": floats(m.geom_size[1:, 0]),
         "GEOM_HALFLENGTH": floats(m.geom_size[1:, 1]),
-        "GEOM_FRICTION": floats(np.maximum(m.geom_friction[1:, 0], m.geom_friction[0, 0])),
-        "GEOM_MARGIN": floats(np.maximum(m.geom_margin[1:], m.geom_margin[0])),
-        "SELF_COLLISIONS": _self_collisions(m),
+        "FLOOR_FRICTION": float(m.geom_friction[0, 0]),
+        "FLOOR_MARGIN": float(m.geom_margin[0]),
+        "FLOOR_CONDIM": int(m.geom_condim[0]),
+        "GEOM_FRICTION": floats(m.geom_friction[1:, 0]),
+        "GEOM_MARGIN": floats(m.geom_margin[1:]),
+        "GEOM_CONDIM": tuple(int(c) for c in m.geom_condim[1:]),
+        "CAPSULE_PAIRS": _capsule_pairs(m),
         "CONTACT_SOLREF": floats(m.geom_solref[0]),
         "CONTACT_SOLIMP": floats(m.geom_solimp[0]),
         "ACTUATOR_GEAR": floats(m.actuator_gear[:, 0]),
@@ -191,9 +200,13 @@ _DOCS = {
     "GEOM_AXIS": "Capsule axis (unit) in its body's frame, (x, z).",
     "GEOM_RADIUS": "Capsule radius.",
     "GEOM_HALFLENGTH": "Capsule half-length of the segment between the sphere centres.",
-    "GEOM_FRICTION": "Sliding friction of each capsule's floor contacts (max with the floor's).",
-    "GEOM_MARGIN": "Margin of each capsule's floor contacts (max with the floor's).",
-    "SELF_COLLISIONS": "Whether MuJoCo's filters let two capsules collide.",
+    "FLOOR_FRICTION": "Sliding friction of the floor.",
+    "FLOOR_MARGIN": "Contact margin of the floor.",
+    "FLOOR_CONDIM": "Contact dimensionality of the floor (1: frictionless, 3: sliding friction).",
+    "GEOM_FRICTION": "Sliding friction of each capsule.",
+    "GEOM_MARGIN": "Contact margin of each capsule.",
+    "GEOM_CONDIM": "Contact dimensionality of each capsule.",
+    "CAPSULE_PAIRS": "Capsule pairs MuJoCo's filters let collide (capsule index: geom id - 1).",
     "CONTACT_SOLREF": "Contact solref.",
     "CONTACT_SOLIMP": "Contact solimp.",
     "ACTUATOR_GEAR": "Motor gears of the hinges after the root.",

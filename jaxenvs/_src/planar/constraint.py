@@ -7,14 +7,16 @@ contact 4 pyramid edges ``J_n +- mu J_t1`` and ``J_n +- mu J_t2``. In a planar m
 tangent lies along world y, whose Jacobian is identically zero, so two of the four rows are the
 same row ``J_n`` with the same reference and regulariser. They are kept as one row of
 multiplicity 2 (``Rows.weight``): the solver's cost counts it twice, and it carries the force of
-each of the two edges. The other two are ``J_n +- mu J_x`` (which of MuJoCo's tangents is x
-does not change the set).
+each of the two edges. The other two are ``J_n +- mu J_t`` with ``t`` the in-plane tangent, x
+for a floor contact (which of MuJoCo's tangents is in the plane does not change the set).
 
-Per row, with ``pos`` the constraint's distance (margins are zero here):
+Per row, with ``pos`` the constraint's distance beyond its margin (a contact's ``dist -
+margin``; the joint limits have none):
 ``imp`` = solimp's sigmoid of ``|pos| / width``; ``K = 1 / (dmax^2 timeconst^2 dampratio^2)``,
 ``B = 2 / (dmax timeconst)`` with ``timeconst >= 2 h``; ``aref = -B J v - K imp pos``;
 ``R = max(mjMINVAL, (1 - imp) / imp * diagApprox)`` with ``diagApprox`` from the model's
-``dof_invweight0`` (limits) or ``(1 + mu^2) body_invweight0`` (contacts), and for the pyramid
+``dof_invweight0`` (limits) or ``(1 + mu^2)`` times the sum of the two bodies'
+``body_invweight0`` (contacts; the world's is 0), and for the pyramid
 all edges share ``R = 2 mu^2 R_0 / impratio``. Inactive slots get ``D = 1/R = 0``.
 """
 
@@ -31,9 +33,11 @@ from jaxenvs._src.planar.model import MAXIMP, MINIMP, MINVAL, PlanarModel, const
 
 
 def row_weight(m: PlanarModel) -> np.ndarray:
-    """Multiplicity of each row of the assembled system (limits, then edge +x, edge -x and
-    normal per contact slot): the normal row stands for MuJoCo's two y-tangent edges."""
-    return np.concatenate([np.ones(m.nlimit), np.tile([1.0, 1.0, 2.0], m.ncontact)])
+    """Multiplicity of each row of the assembled system (limits, then edge +t, edge -t and
+    normal per contact slot): the normal row stands for MuJoCo's two y-tangent edges; a
+    frictionless slot has its normal row only (its edge rows weigh 0 and never exist)."""
+    slots = np.where(m.frictionless[:, None], [0.0, 0.0, 1.0], [1.0, 1.0, 2.0])
+    return np.concatenate([np.ones(m.nlimit), slots.reshape(-1)])
 
 
 @struct.dataclass
@@ -93,9 +97,10 @@ def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
     """The constraint rows from the limit and contact slots (``contact_jac``:
     ``[ncontact, 2, nv]``)."""
     dtype = qvel.dtype
-    # friction per contact slot (one number where all capsules share it)
-    uniform = bool(np.all(m.geom_friction == m.geom_friction[0]))
-    mu = float(m.geom_friction[0]) if uniform else const(m.geom_friction.repeat(2), dtype)
+    # friction per contact slot, 0 where frictionless (one number where all slots share it)
+    friction = np.where(m.frictionless, 0.0, m.contact_friction)
+    uniform = bool(np.all(friction == friction[0]))
+    mu = float(friction[0]) if uniform else const(friction, dtype)
     mu_rows = mu if uniform else mu[:, None]
     limit_k, limit_b, limit_imp = _solparams(m.limit_solref, m.limit_solimp, m.timestep)
     contact_k, contact_b, contact_imp = _solparams(m.contact_solref, m.contact_solimp,
@@ -111,10 +116,16 @@ def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
     # Contacts: rows J_n + mu J_x, J_n - mu J_x, J_n.
     jx, jn = contact_jac[:, 0], contact_jac[:, 1]
     con_j = jnp.stack([jn + mu_rows * jx, jn - mu_rows * jx, jn], axis=1).reshape(-1, m.nv)
-    con_imp = impedance(con.dist, contact_imp)
-    tran = const(m.body_invweight0_tran[m.contact_body], dtype)
+    # a contact's constraint acts on its distance beyond the margin (``efc_pos - efc_margin``)
+    beyond = con.dist - const(m.contact_margin, dtype) if np.any(m.contact_margin) else con.dist
+    con_imp = impedance(beyond, contact_imp)
+    bodies = m.contact_bodies
+    weights = np.where(bodies >= 0, m.body_invweight0_tran[np.maximum(bodies, 0)], 0)
+    tran = const(weights.sum(axis=1), dtype)  # both bodies' (the world's is 0)
     r0 = jnp.maximum(MINVAL, (1 - con_imp) / con_imp * (tran + mu * mu * tran))
     con_r = 2 * mu * mu / m.impratio * r0
+    if np.any(m.frictionless):  # a frictionless contact's one row keeps R_0
+        con_r = jnp.where(m.frictionless, r0, con_r)
 
     J = jnp.concatenate([lim_j, con_j])
     pos = jnp.concatenate([lim.dist, con.dist.repeat(3)])
@@ -125,6 +136,8 @@ def assemble(m: PlanarModel, qvel: jax.Array, lim: Limits, con: Contacts,
                          jnp.full(3 * m.ncontact, contact_b, dtype)])
     R = jnp.concatenate([lim_r, con_r.repeat(3)])
     active = jnp.concatenate([lim.active, con.active.repeat(3)])
-    aref = -b * linalg.matvec(J, qvel) - k * imp * pos
+    if np.any(m.frictionless):
+        active = active & (row_weight(m) > 0)
+    aref = -b * linalg.matvec(J, qvel) - k * imp * jnp.concatenate([lim.dist, beyond.repeat(3)])
     D = jnp.where(active, 1 / R, 0)
     return Rows(J=J, pos=pos, aref=jnp.where(active, aref, 0), R=R, D=D, active=active)

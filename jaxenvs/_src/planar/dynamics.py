@@ -24,8 +24,9 @@ def mass_matrix(m: PlanarModel, f: Frames) -> jax.Array:
     """``[nv, nv]`` joint-space inertia, armature included (MuJoCo's ``mj_fullM``).
 
     ``M = sum_b m_b Jc_b' Jc_b + I_b w_b w_b'`` with ``Jc_b`` the Jacobian of body b's centre of
-    mass and ``w_b`` the row ``d angle_b / d qpos`` (each hinge that rotates it, signed): entry (i, j) collects the bodies in
-    the common subtree of dofs i and j, the sum the composite-rigid-body algorithm accumulates.
+    mass and ``w_b`` the row ``d angle_b / d qpos`` (each hinge that rotates it, signed):
+    entry (i, j) collects the bodies in the common subtree of dofs i and j, the sum the
+    composite-rigid-body algorithm accumulates.
     """
     dtype = f.com.dtype
     jac = kinematics.com_jacobian(m, f)                               # [nbody, 2, nv]

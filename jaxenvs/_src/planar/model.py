@@ -88,12 +88,21 @@ class PlanarModel:
     """[ngeom]: capsule radius."""
     geom_halflength: np.ndarray
     """[ngeom]: half-length of the segment between the capsule's sphere centres."""
+    floor_friction: float
+    """Sliding friction of the floor."""
+    floor_margin: float
+    """Contact margin of the floor."""
+    floor_condim: int
+    """Contact dimensionality of the floor: 1 frictionless, 3 with sliding friction."""
     geom_friction: np.ndarray
-    """[ngeom]: sliding friction of each capsule's floor contacts."""
+    """[ngeom]: sliding friction of each capsule."""
     geom_margin: np.ndarray
-    """[ngeom]: margin of each capsule's floor contacts."""
-    self_collisions: bool
-    """Whether MuJoCo's collision filters let two capsules collide."""
+    """[ngeom]: contact margin of each capsule."""
+    geom_condim: np.ndarray
+    """[ngeom]: contact dimensionality of each capsule."""
+    capsule_pairs: np.ndarray
+    """[npair, 2]: the capsule pairs ``(g, h)``, ``g < h``, that MuJoCo's collision filters
+    let collide."""
     contact_solref: tuple
     """Contact solref."""
     contact_solimp: tuple
@@ -120,9 +129,14 @@ class PlanarModel:
         return len(self.geom_body)
 
     @property
+    def npair(self) -> int:
+        return len(self.capsule_pairs)
+
+    @property
     def ncontact(self) -> int:
-        """Contact slots: the two end spheres of every capsule, ``+axis`` end first."""
-        return 2 * self.ngeom
+        """Contact slots: the two end spheres of every capsule against the floor (``+axis``
+        end first), then two per capsule pair (MuJoCo's most for two capsules)."""
+        return 2 * self.ngeom + 2 * self.npair
 
     @property
     def nlimit(self) -> int:
@@ -135,9 +149,36 @@ class PlanarModel:
         return np.arange(self.nv) >= 2
 
     @functools.cached_property
-    def contact_body(self) -> np.ndarray:
-        """[ncontact]: body of each contact slot."""
-        return np.repeat(self.geom_body, 2)
+    def contact_bodies(self) -> np.ndarray:
+        """[ncontact, 2]: the two bodies of each contact slot, the floor's -1 (the world)."""
+        floor = np.stack([np.full(self.ngeom, -1), self.geom_body], axis=1)
+        pairs = self.geom_body[self.capsule_pairs].reshape(-1, 2)
+        return np.concatenate([floor, pairs]).repeat(2, axis=0)
+
+    @functools.cached_property
+    def contact_friction(self) -> np.ndarray:
+        """[ncontact]: each slot's sliding friction, the larger of its two geoms' (MuJoCo's
+        ``mj_contactParam`` at equal priorities)."""
+        floor = np.maximum(self.geom_friction, self.floor_friction)
+        pairs = self.geom_friction[self.capsule_pairs].reshape(-1, 2).max(axis=1)
+        return np.concatenate([floor, pairs]).repeat(2)
+
+    @functools.cached_property
+    def frictionless(self) -> np.ndarray:
+        """[ncontact] bool: the slot's condim, the larger of its two geoms'
+        (``mj_contactParam``), is 1: a normal force only."""
+        floor = np.maximum(self.geom_condim, self.floor_condim)
+        pairs = self.geom_condim[self.capsule_pairs].reshape(-1, 2).max(axis=1)
+        return np.concatenate([floor, pairs]).repeat(2) == 1
+
+    @functools.cached_property
+    def contact_margin(self) -> np.ndarray:
+        """[ncontact]: each slot's margin, the sum of its two geoms' (MuJoCo's
+        ``mj_collideGeoms``): a slot is a contact within it, and its constraint acts on
+        ``dist - margin``."""
+        floor = self.geom_margin + self.floor_margin
+        pairs = self.geom_margin[self.capsule_pairs].reshape(-1, 2).sum(axis=1)
+        return np.concatenate([floor, pairs]).repeat(2)
 
     @functools.cached_property
     def actuated_dofs(self) -> np.ndarray:
@@ -177,7 +218,9 @@ def from_table(table: types.ModuleType) -> PlanarModel:
     """The model of a generated table module (``tools/planar_model.py``)."""
     def value(field: dataclasses.Field):
         entry = getattr(table, field.name.upper())
-        return entry if field.type in ("float", "tuple", "str", "bool") else np.array(entry)
+        if field.name == "capsule_pairs":
+            return np.array(entry, int).reshape(-1, 2)
+        return entry if field.type in ("float", "int", "tuple", "str") else np.array(entry)
     return PlanarModel(**{f.name: value(f) for f in dataclasses.fields(PlanarModel)})
 
 

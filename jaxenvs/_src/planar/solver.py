@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from flax import struct
 
 from jaxenvs._src import rounds
@@ -171,8 +172,10 @@ def _newton(p: Problem, it: Iterate) -> Iterate:
 
 
 def _result(m: PlanarModel, p: Problem, it: Iterate) -> tuple[jax.Array, jax.Array]:
-    """``(qacc, force)``, with ``force = -D min(jar, 0)`` per row (``D = w / weight``)."""
-    D = p.w / const(row_weight(m), p.M.dtype)
+    """``(qacc, force)``, with ``force = -D min(jar, 0)`` per row (``D = w / weight``, 0 for
+    rows of weight 0)."""
+    weight = row_weight(m)
+    D = p.w / const(np.maximum(weight, 1) if np.any(weight == 0) else weight, p.M.dtype)
     return it.qacc, -D * jnp.minimum(it.jar, 0)
 
 

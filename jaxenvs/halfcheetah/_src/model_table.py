@@ -147,14 +147,26 @@ GEOM_RADIUS = (0.046, 0.046, 0.046, 0.046, 0.046, 0.046, 0.046, 0.046)
 #: Capsule half-length of the segment between the sphere centres.
 GEOM_HALFLENGTH = (0.5, 0.15, 0.145, 0.15, 0.094, 0.133, 0.106, 0.07)
 
-#: Sliding friction of each capsule's floor contacts (max with the floor's).
+#: Sliding friction of the floor.
+FLOOR_FRICTION = 0.4
+
+#: Contact margin of the floor.
+FLOOR_MARGIN = 0.0
+
+#: Contact dimensionality of the floor (1: frictionless, 3: sliding friction).
+FLOOR_CONDIM = 3
+
+#: Sliding friction of each capsule.
 GEOM_FRICTION = (0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4)
 
-#: Margin of each capsule's floor contacts (max with the floor's).
+#: Contact margin of each capsule.
 GEOM_MARGIN = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
-#: Whether MuJoCo's filters let two capsules collide.
-SELF_COLLISIONS = False
+#: Contact dimensionality of each capsule.
+GEOM_CONDIM = (3, 3, 3, 3, 3, 3, 3, 3)
+
+#: Capsule pairs MuJoCo's filters let collide (capsule index: geom id - 1).
+CAPSULE_PAIRS = ()
 
 #: Contact solref.
 CONTACT_SOLREF = (0.02, 1.0)

@@ -94,14 +94,26 @@ GEOM_RADIUS = (0.05, 0.05, 0.04, 0.06)
 #: Capsule half-length of the segment between the sphere centres.
 GEOM_HALFLENGTH = (0.19999999999999996, 0.22500000000000003, 0.25, 0.195)
 
-#: Sliding friction of each capsule's floor contacts (max with the floor's).
-GEOM_FRICTION = (1.0, 1.0, 1.0, 2.0)
+#: Sliding friction of the floor.
+FLOOR_FRICTION = 1.0
 
-#: Margin of each capsule's floor contacts (max with the floor's).
+#: Contact margin of the floor.
+FLOOR_MARGIN = 0.001
+
+#: Contact dimensionality of the floor (1: frictionless, 3: sliding friction).
+FLOOR_CONDIM = 3
+
+#: Sliding friction of each capsule.
+GEOM_FRICTION = (0.9, 0.9, 0.9, 2.0)
+
+#: Contact margin of each capsule.
 GEOM_MARGIN = (0.001, 0.001, 0.001, 0.001)
 
-#: Whether MuJoCo's filters let two capsules collide.
-SELF_COLLISIONS = True
+#: Contact dimensionality of each capsule.
+GEOM_CONDIM = (1, 1, 1, 1)
+
+#: Capsule pairs MuJoCo's filters let collide (capsule index: geom id - 1).
+CAPSULE_PAIRS = ((0, 2), (0, 3), (1, 3))
 
 #: Contact solref.
 CONTACT_SOLREF = (0.02, 1.0)

@@ -151,14 +151,26 @@ GEOM_HALFLENGTH = (0.19999999999999996,
  0.25,
  0.1)
 
-#: Sliding friction of each capsule's floor contacts (max with the floor's).
+#: Sliding friction of the floor.
+FLOOR_FRICTION = 0.7
+
+#: Contact margin of the floor.
+FLOOR_MARGIN = 0.0
+
+#: Contact dimensionality of the floor (1: frictionless, 3: sliding friction).
+FLOOR_CONDIM = 3
+
+#: Sliding friction of each capsule.
 GEOM_FRICTION = (0.9, 0.9, 0.9, 1.9, 0.9, 0.9, 1.9)
 
-#: Margin of each capsule's floor contacts (max with the floor's).
+#: Contact margin of each capsule.
 GEOM_MARGIN = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
-#: Whether MuJoCo's filters let two capsules collide.
-SELF_COLLISIONS = False
+#: Contact dimensionality of each capsule.
+GEOM_CONDIM = (3, 3, 3, 3, 3, 3, 3)
+
+#: Capsule pairs MuJoCo's filters let collide (capsule index: geom id - 1).
+CAPSULE_PAIRS = ()
 
 #: Contact solref.
 CONTACT_SOLREF = (0.02, 1.0)
