@@ -46,17 +46,20 @@ def boolean(params: Any, name: str) -> str | None:
     return None
 
 
-def real(params: Any, name: str, low: float = -math.inf, *, above: bool = False) -> str | None:
-    """``name`` must be a number (an int or a float, not a bool), finite in float32, and at
-    least ``low`` (above it, with ``above``)."""
+def real(params: Any, name: str, low: float = -math.inf, *, above: bool = False,
+         infinite: bool = False) -> str | None:
+    """``name`` must be a number (an int or a float, not a bool), finite in float32 (or, with
+    ``infinite``, any but NaN: an open end of a range), and at least ``low`` (above it, with
+    ``above``)."""
     value = getattr(params, name)
     number = _scalar(value)
     if number is None or number.dtype == np.bool_ or not (
             np.issubdtype(number.dtype, np.integer) or np.issubdtype(number.dtype, np.floating)):
         return f"{name} must be a number, got {value!r}"
     with np.errstate(over="ignore"):
-        if not np.isfinite(np.float32(number)):
-            return f"{name} must be finite (in float32), got {value!r}"
+        if np.isnan(number) if infinite else not np.isfinite(np.float32(number)):
+            return f"{name} must be {'a number' if infinite else 'finite (in float32)'}, got " \
+                   f"{value!r}"
     if (float(number) <= low) if above else (float(number) < low):
         return f"{name} must be {'>' if above else '>='} {low:g}, got {value!r}"
     return None

@@ -33,6 +33,12 @@ import numpy as np
 #: Columns (unknowns) per block of the Cholesky factorisation and the triangular solves; 3
 #: was the fastest size measured (figures: docs/halfcheetah.md, Design choices).
 BLOCK = 3
+#: The smallest system ``solve_spd`` solves as it is. XLA:CPU contracts multiplies and adds
+#: into fused multiply-adds where it vectorizes, and it vectorizes the solves of 5 to 8
+#: unknowns differently for different batch sizes, so their last bits changed with the batch
+#: (measured on AVX2 with batches 1 to 64, float32), while those of 3, 4, 9 and 12 did not,
+#: nor 5 to 8 padded to 9 or 12.
+MIN_SIZE = 9
 
 
 def ordered_reduce(op, terms) -> jax.Array:
@@ -172,6 +178,17 @@ def cho_solve(l: jax.Array, b: jax.Array) -> jax.Array:
 def solve_spd(a: jax.Array, b: jax.Array) -> jax.Array:
     """``a^-1 b`` for symmetric positive definite ``a``.
 
+    A system smaller than ``MIN_SIZE`` is solved as the top of one of that size, its matrix
+    padded with the identity and its right-hand side with zeros: the padding only adds exact
+    zeros to the system's own sums, so the arithmetic is the same, but XLA:CPU then compiles
+    it the same way whatever the batch (``MIN_SIZE``).
+
     Jitted so that JAX traces (and batches) it once for the three solves of a physics step
     rather than once per call; XLA inlines it, so the compiled step is the same."""
-    return cho_solve(cholesky(a), b)
+    n = a.shape[0]
+    if n >= MIN_SIZE:
+        return cho_solve(cholesky(a), b)
+    index = np.arange(MIN_SIZE)
+    padded = jnp.where((index[:, None] < n) & (index[None, :] < n),
+                       jnp.pad(a, (0, MIN_SIZE - n)), np.eye(MIN_SIZE, dtype=a.dtype))
+    return cho_solve(cholesky(padded), jnp.pad(b, (0, MIN_SIZE - n)))[:n]
