@@ -155,30 +155,30 @@ class PlanarModel:
         pairs = self.geom_body[self.capsule_pairs].reshape(-1, 2)
         return np.concatenate([floor, pairs]).repeat(2, axis=0)
 
+    def _mixed(self, capsule: np.ndarray, floor, mix: np.ufunc) -> np.ndarray:
+        """[ncontact]: a geom parameter of each contact slot, ``mix`` of its two geoms'
+        (``capsule[g]`` per capsule, ``floor`` the floor's)."""
+        pairs = mix.reduce(capsule[self.capsule_pairs].reshape(-1, 2), axis=1)
+        return np.concatenate([mix(capsule, floor), pairs]).repeat(2)
+
     @functools.cached_property
     def contact_friction(self) -> np.ndarray:
         """[ncontact]: each slot's sliding friction, the larger of its two geoms' (MuJoCo's
         ``mj_contactParam`` at equal priorities)."""
-        floor = np.maximum(self.geom_friction, self.floor_friction)
-        pairs = self.geom_friction[self.capsule_pairs].reshape(-1, 2).max(axis=1)
-        return np.concatenate([floor, pairs]).repeat(2)
+        return self._mixed(self.geom_friction, self.floor_friction, np.maximum)
 
     @functools.cached_property
     def frictionless(self) -> np.ndarray:
         """[ncontact] bool: the slot's condim, the larger of its two geoms'
         (``mj_contactParam``), is 1: a normal force only."""
-        floor = np.maximum(self.geom_condim, self.floor_condim)
-        pairs = self.geom_condim[self.capsule_pairs].reshape(-1, 2).max(axis=1)
-        return np.concatenate([floor, pairs]).repeat(2) == 1
+        return self._mixed(self.geom_condim, self.floor_condim, np.maximum) == 1
 
     @functools.cached_property
     def contact_margin(self) -> np.ndarray:
         """[ncontact]: each slot's margin, the sum of its two geoms' (MuJoCo's
         ``mj_collideGeoms``): a slot is a contact within it, and its constraint acts on
         ``dist - margin``."""
-        floor = self.geom_margin + self.floor_margin
-        pairs = self.geom_margin[self.capsule_pairs].reshape(-1, 2).sum(axis=1)
-        return np.concatenate([floor, pairs]).repeat(2)
+        return self._mixed(self.geom_margin, self.floor_margin, np.add)
 
     @functools.cached_property
     def actuated_dofs(self) -> np.ndarray:
