@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from jaxenvs.halfcheetah.reference import mujoco_c, speed
+from jaxenvs.halfcheetah.reference import mujoco_c
+from jaxenvs.planar_reference import speed
 
 #: Max |obs difference| that counts as "still matched", per dtype (the L3 bounds).
 TOLERANCE = {"float64": 1e-3, "float32": 5e-3}
