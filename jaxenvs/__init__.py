@@ -16,6 +16,7 @@ from jaxenvs.api_test import ApiTestError, ApiTestReport, api_test
 from jaxenvs.environment import Environment
 from jaxenvs.registry import make, register, registered_envs
 from jaxenvs.halfcheetah import HalfCheetah
+from jaxenvs.hopper import Hopper
 from jaxenvs.pokejax import PokeJAX, PokeJAX2P
 from jaxenvs.pong import Pong
 from jaxenvs.tcgjax import TCGJax, TCGJax2P
@@ -51,6 +52,7 @@ def pettingzoo_env(env_id: str, **params):
 register("Pong", Pong)
 register("PongContinuous", Pong, env_kwargs={"continuous": True})
 register("HalfCheetah", HalfCheetah)
+register("Hopper", Hopper)
 register("Walker2d", Walker2d)
 register("PokeJAX", PokeJAX)
 register("PokeJAX2P", PokeJAX2P)

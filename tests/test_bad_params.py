@@ -31,7 +31,7 @@ FIELDS = [(env_id, name, kind) for env_id in jaxenvs.registered_envs
 #: Float parameters that are the top of a range, where +inf is a value (no bound: gymnasium's
 #: default for Hopper's healthy height): they refuse only what is not a number above the
 #: range's other end.
-OPEN_ENDS = {("Walker2d", "healthy_z_max")}
+OPEN_ENDS = {("Hopper", "healthy_z_max"), ("Walker2d", "healthy_z_max")}
 
 NOT_NUMBERS = st.one_of(st.booleans(), st.text(max_size=3), st.none(),
                         st.just([1]), st.just(np.zeros(2)))

@@ -24,6 +24,7 @@ ROLLOUTS = {
     "Pong": (300, {"max_steps_in_episode": 40}),
     "PongContinuous": (300, {"max_steps_in_episode": 40}),
     "HalfCheetah": (60, {"max_steps_in_episode": 25}),
+    "Hopper": (60, {"max_steps_in_episode": 25}),
     "Walker2d": (60, {"max_steps_in_episode": 25}),
     "PokeJAX": (80, {"opponent": 2}),
     "PokeJAX2P": (120, {"max_steps_in_episode": 90}),
@@ -32,7 +33,7 @@ ROLLOUTS = {
 }
 #: Envs whose float physics is compared one step at a time, within this relative bound
 #: (of ``max(|x|, 1)``): HalfCheetah's float32 one-step bound against MuJoCo.
-PHYSICS = {"HalfCheetah": 2e-3, "Walker2d": 2e-3}
+PHYSICS = {"HalfCheetah": 2e-3, "Hopper": 2e-3, "Walker2d": 2e-3}
 
 
 def _rollout(env_id: str):

@@ -181,14 +181,17 @@ def solve_spd(a: jax.Array, b: jax.Array) -> jax.Array:
     A system smaller than ``MIN_SIZE`` is solved as the top of one of that size, its matrix
     padded with the identity and its right-hand side with zeros: the padding only adds exact
     zeros to the system's own sums, so the arithmetic is the same, but XLA:CPU then compiles
-    it the same way whatever the batch (``MIN_SIZE``).
+    it the same way whatever the batch (``MIN_SIZE``). The padded matrix is built by
+    concatenating blocks: built with ``where`` over a padded copy, XLA fused the selection
+    into the factorisation, and jax 0.9's XLA:CPU again contracted it differently per batch.
 
     Jitted so that JAX traces (and batches) it once for the three solves of a physics step
     rather than once per call; XLA inlines it, so the compiled step is the same."""
     n = a.shape[0]
     if n >= MIN_SIZE:
         return cho_solve(cholesky(a), b)
-    index = np.arange(MIN_SIZE)
-    padded = jnp.where((index[:, None] < n) & (index[None, :] < n),
-                       jnp.pad(a, (0, MIN_SIZE - n)), np.eye(MIN_SIZE, dtype=a.dtype))
-    return cho_solve(cholesky(padded), jnp.pad(b, (0, MIN_SIZE - n)))[:n]
+    extra = MIN_SIZE - n
+    padded = jnp.concatenate([
+        jnp.concatenate([a, jnp.zeros((n, extra), a.dtype)], axis=1),
+        jnp.concatenate([jnp.zeros((extra, n), a.dtype), jnp.eye(extra, dtype=a.dtype)], axis=1)])
+    return cho_solve(cholesky(padded), jnp.concatenate([b, jnp.zeros(extra, b.dtype)]))[:n]
