@@ -71,10 +71,7 @@ def _floor(m: PlanarModel, f: Frames, center, segment):
 
 
 def _dot(a, b):
-    """Dot products over the last axis, as a reduction: XLA:CPU contracts a written-out
-    ``a0*b0 + a1*b1`` into a fused multiply-add or not depending on how it vectorizes the
-    batch, which made the pair slots differ in their last bits between batch sizes."""
-    return jnp.sum(a * b, axis=-1)
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
 
 
 def _spheres(p1, p2, r1, r2):
