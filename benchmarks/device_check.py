@@ -118,14 +118,14 @@ def check_tcgjax(sizes: dict) -> dict[str, Any]:
 def check_halfcheetah(sizes: dict) -> dict[str, Any]:
     import numpy as np
 
-    from jaxenvs.halfcheetah.reference import agreement
+    from jaxenvs.planar_reference import agreement
 
     recorded = np.load(FIXTURES / "halfcheetah-states.npz")
     n = sizes["states"]
     states = agreement.States(family=recorded["family"][:n], qpos=recorded["qpos"][:n],
                               qvel=recorded["qvel"][:n], ctrl=recorded["ctrl"][:n])
     summary, failures = agreement.recorded_step_check(
-        states, {"obs": recorded["obs"][:n], "reward": recorded["reward"][:n]})
+        "HalfCheetah", states, {"obs": recorded["obs"][:n], "reward": recorded["reward"][:n]})
     figures = summary["all"]
     return {"compared": f"one env step from {n} MuJoCo states: max relative |dobs| "
             f"{figures['max_rel_dobs']['max']:.3g}, median |dobs| "

@@ -8,7 +8,7 @@ Writes, from the references themselves (Node with the pinned Showdown, MuJoCo's 
   (``battles.random_battles``: teams, seeds, choices and Showdown's report after every
   decision), which the JAX engine must replay exactly;
 - ``halfcheetah-states.npz``: ``STATES`` states of every L2 family (``agreement.mujoco_states``)
-  and MuJoCo's env step from each (``agreement.mujoco_env_step``: ``obs``, ``reward``), which
+  and gymnasium's env step from each (``agreement.GymnasiumStep``: ``obs``, ``reward``), which
   one env step must match within the L2 bounds.
 
 Pong's golden runs (``jaxenvs/pong/golden/``) and TCGJax's Python reference need no fixture.
@@ -43,12 +43,12 @@ def record_battles(path: Path, count: int = BATTLES) -> None:
 
 def halfcheetah_arrays(count: int = STATES, seed: int = SEED) -> dict[str, np.ndarray]:
     """The states and MuJoCo's env step from each, as ``halfcheetah-states.npz`` holds them."""
-    from jaxenvs.halfcheetah.reference import agreement, mujoco_c
+    from jaxenvs.planar_reference import agreement, mujoco_c
 
-    ref = mujoco_c.Reference()
-    states = agreement.mujoco_states(count, seed, ref)
-    steps = [agreement.mujoco_env_step(ref, q, v, c)
-             for q, v, c in zip(states.qpos, states.qvel, states.ctrl)]
+    ref = mujoco_c.Reference("HalfCheetah")
+    states = agreement.mujoco_states("HalfCheetah", count, seed, ref)
+    step = agreement.GymnasiumStep(ref)
+    steps = [step(q, v, c) for q, v, c in zip(states.qpos, states.qvel, states.ctrl)]
     return {"family": states.family.astype(str), "qpos": states.qpos, "qvel": states.qvel,
             "ctrl": states.ctrl, "obs": np.array([s[0] for s in steps]),
             "reward": np.array([s[1] for s in steps])}

@@ -38,6 +38,8 @@ class HalfCheetah(Environment):
     float32, or float64 under ``jax_enable_x64``; the reward is float32.
     """
 
+    model = HALF_CHEETAH
+    state_type = HalfCheetahState
     unrolled_keys_on_cpu = True
 
     @property

@@ -10,7 +10,7 @@ coverage by a capsule is computed from its distance to the capsule's segment, wi
 of anti-aliasing, and there is no Python control flow on state values, so ``render`` can be
 jitted and vmapped over states (``jaxenvs.rendering.rollout_frames``).
 
-MuJoCo's own picture of a pose is ``jaxenvs.halfcheetah.reference.mujoco_c.render``.
+MuJoCo's own picture of a pose is ``jaxenvs.planar_reference.mujoco_c.render``.
 """
 
 from __future__ import annotations

@@ -18,6 +18,21 @@ class Body:
     """The ``-v5`` env's physics steps per env step."""
     brax_env: str
     """Brax's env of the same name (Brax's own model of the body)."""
+    velocity_clip: float | None
+    """The ``-v5`` observation clips ``qvel`` to this magnitude (``None``: not clipped)."""
+
+    @property
+    def gymnasium_id(self) -> str:
+        """gymnasium's id of the env, ``"<env_id>-v5"``."""
+        return f"{self.env_id}-v5"
+
+    def checkpoint(self) -> Path | None:
+        """The committed PPO policy trained in the env (``jaxenvs/<env>/data/policy``), or
+        ``None`` where there is none yet."""
+        import jaxenvs
+
+        path = Path(jaxenvs.__file__).parent / self.env_id.lower() / "data" / "policy"
+        return path if path.exists() else None
 
     def table_path(self) -> Path:
         """Where the body's generated model table is committed (``tools/planar_model.py``)."""
@@ -39,7 +54,7 @@ class Body:
 
 
 BODIES = {body.env_id: body for body in (
-    Body("HalfCheetah", "half_cheetah.xml", 5, "halfcheetah"),
-    Body("Hopper", "hopper.xml", 4, "hopper"),
-    Body("Walker2d", "walker2d_v5.xml", 4, "walker2d"),
+    Body("HalfCheetah", "half_cheetah.xml", 5, "halfcheetah", None),
+    Body("Hopper", "hopper.xml", 4, "hopper", 10.0),
+    Body("Walker2d", "walker2d_v5.xml", 4, "walker2d", 10.0),
 )}

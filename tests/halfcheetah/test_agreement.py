@@ -20,21 +20,21 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
+from jaxenvs.planar_reference import agreement  # noqa: E402
 
 STATES = 10_000
 
 
 @pytest.mark.skipif(jax.config.jax_enable_x64, reason="float32 check: run without x64")
 def test_10000_states_float32():
-    record = agreement.measure(STATES)
+    record = agreement.measure("HalfCheetah", STATES)
     assert record["states"] == STATES
     assert not record["failures"], record["failures"]
 
 
 @pytest.mark.skipif(not jax.config.jax_enable_x64, reason="float64 check: run with x64")
 def test_10000_states_float64():
-    record = agreement.measure(STATES)
+    record = agreement.measure("HalfCheetah", STATES)
     assert not record["failures_converged"], record["failures_converged"]
     # Against the default MuJoCo only its early solver stops may differ: a handful of states.
     assert record["summary"]["all"]["states_over_float64_bound"] <= 10

@@ -32,11 +32,11 @@ def test_reset_noise_and_spaces():
 
 def test_step_reward_and_info_match_mujoco():
     mujoco = pytest.importorskip("mujoco")
-    from jaxenvs.halfcheetah.reference import mujoco_c as reference
+    from jaxenvs.planar_reference import mujoco_c as reference
     env = HalfCheetah()
     params = env.default_params
     rng = np.random.default_rng(0)
-    ref = reference.Reference()
+    ref = reference.Reference("HalfCheetah")
     for _ in range(3):
         qpos, qvel = rng.uniform(-0.1, 0.1, 9), rng.normal(size=9)
         action = rng.uniform(-1.3, 1.3, 6)  # beyond the range: clamped by MuJoCo, cost unclipped
@@ -47,7 +47,7 @@ def test_step_reward_and_info_match_mujoco():
         qpos1, qvel1 = ref.step(qpos, qvel, action)
         x_velocity = (qpos1[0] - qpos[0]) / 0.05
         expected = x_velocity - 0.1 * np.sum(action ** 2)
-        np.testing.assert_allclose(obs, reference.observation(qpos1, qvel1), rtol=2e-3, atol=2e-3)
+        np.testing.assert_allclose(obs, reference.observation(qpos1, qvel1, "HalfCheetah"), rtol=2e-3, atol=2e-3)
         assert abs(float(reward) - expected) <= 2e-3 * (1 + abs(expected))
         assert abs(float(info["reward_ctrl"]) + 0.1 * np.sum(action ** 2)) < 1e-5
         assert not bool(terminated)

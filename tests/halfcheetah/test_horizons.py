@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from jaxenvs.halfcheetah.reference import horizons  # noqa: E402
+from jaxenvs.planar_reference import horizons  # noqa: E402
 
 requires_x64 = pytest.mark.skipif(not jax.config.jax_enable_x64,
                                   reason="float64 check: run with JAX_ENABLE_X64=1")
@@ -25,19 +25,19 @@ requires_x64 = pytest.mark.skipif(not jax.config.jax_enable_x64,
 
 @pytest.mark.skipif(jax.config.jax_enable_x64, reason="float32 check: run without x64")
 def test_random_actions_float32_within_5e_3_for_10_steps():
-    dev = horizons.deviations("ours", "float32", range(5), 10, policies=("random",))["random"]
+    dev = horizons.deviations("HalfCheetah", "ours", "float32", range(5), 10, policies=("random",))["random"]
     assert dev.max() <= 5e-3, dev.max(axis=1)
 
 
 @requires_x64
 def test_random_actions_float64_within_1e_3_for_40_steps():
-    dev = horizons.deviations("ours", "float64", range(5), 40, policies=("random",))["random"]
+    dev = horizons.deviations("HalfCheetah", "ours", "float64", range(5), 40, policies=("random",))["random"]
     assert dev.max() <= 1e-3, dev.max(axis=1)
 
 
 @requires_x64
 def test_zero_actions_float64_within_1e_3_for_1000_steps():
-    dev = horizons.deviations("ours", "float64", [3], 1000, policies=("zero",))["zero"]
+    dev = horizons.deviations("HalfCheetah", "ours", "float64", [3], 1000, policies=("zero",))["zero"]
     assert dev.max() <= 1e-3, dev.max()
 
 
@@ -45,7 +45,7 @@ def test_zero_actions_float64_within_1e_3_for_1000_steps():
 @requires_x64
 def test_float64_horizons_on_20_seeds():
     """Zero actions: within 1e-3 for all 1000 steps; random: for at least 40, every seed."""
-    dev = horizons.deviations("ours", "float64", range(20), 1000)
+    dev = horizons.deviations("HalfCheetah", "ours", "float64", range(20), 1000)
     assert dev["zero"].max() <= 1e-3, dev["zero"].max(axis=1)
     assert dev["random"][:, :40].max() <= 1e-3, dev["random"][:, :40].max(axis=1)
 
@@ -59,8 +59,8 @@ def test_float32_random_actions_on_1000_seeds_as_often_as_mujoco_nudged():
     --steps 60``). So ours may leave it early on no more seeds than MuJoCo nudged does (on
     the 20 seeds of the horizons report, on one: seed 19, at step 9, as MJX's)."""
     seeds = range(1000)
-    ours = horizons.deviations("ours", "float32", seeds, 10, policies=("random",))["random"]
-    nudged = horizons.deviations("mujoco-nudged", "float32", seeds, 10,
+    ours = horizons.deviations("HalfCheetah", "ours", "float32", seeds, 10, policies=("random",))["random"]
+    nudged = horizons.deviations("HalfCheetah", "mujoco-nudged", "float32", seeds, 10,
                                  policies=("random",))["random"]
     early_ours = [s for s in seeds if ours[s].max() > 5e-3]
     early_nudged = [s for s in seeds if nudged[s].max() > 5e-3]

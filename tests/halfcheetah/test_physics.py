@@ -20,14 +20,14 @@ pytest.importorskip("mujoco")
 
 from jaxenvs._src.planar import constraint, dynamics, integrator, kinematics  # noqa: E402
 from jaxenvs.halfcheetah._src.model import HALF_CHEETAH  # noqa: E402
-from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
-from jaxenvs.halfcheetah.reference import mujoco_c as reference  # noqa: E402
+from jaxenvs.planar_reference import agreement  # noqa: E402
+from jaxenvs.planar_reference import mujoco_c as reference  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def states():
-    ref = reference.Reference()
-    s = agreement.mujoco_states(185, ref=ref)
+    ref = reference.Reference("HalfCheetah")
+    s = agreement.mujoco_states("HalfCheetah", 185, ref=ref)
     return ref, s.qpos, s.qvel, s.ctrl, s
 
 
@@ -121,7 +121,7 @@ def test_contacts_limits_and_constraints_match_mujoco(states):
 
 def _one_env_step_failures(states, dtype):
     ref, *_, s = states
-    return agreement.check(agreement.summarise(s, agreement.errors(s, ref)), dtype)
+    return agreement.check(agreement.summarise(s, agreement.errors("HalfCheetah", s, ref)), dtype)
 
 
 @requires_x64

@@ -69,10 +69,10 @@ def test_capsules_are_where_mujoco_puts_them(pose):
     ``mj_forward``, not our kinematics) are capsule-coloured, and pixels more than a radius
     plus 1.5 px from every MuJoCo capsule, above the floor, are sky."""
     mujoco = pytest.importorskip("mujoco")
-    from jaxenvs.halfcheetah.reference.mujoco_c import load_model
+    from jaxenvs.planar_reference.mujoco_c import load_model
 
     qpos = POSES[pose]
-    m = load_model()
+    m = load_model("HalfCheetah")
     d = mujoco.MjData(m)
     d.qpos[:] = qpos
     mujoco.mj_forward(m, d)
@@ -132,9 +132,9 @@ def test_render_mujoco_where_opengl_exists():
         pytest.skip("mujoco is not installed")
     code = (
         "import numpy as np\n"
-        "from jaxenvs.halfcheetah.reference.mujoco_c import render\n"
+        "from jaxenvs.planar_reference.mujoco_c import render\n"
         f"poses = np.array({POSES.tolist()})\n"
-        "a, b = (render(q, height=60, width=80) for q in poses[:2])\n"
+        "a, b = (render(q, 'HalfCheetah', height=60, width=80) for q in poses[:2])\n"
         "assert a.shape == (60, 80, 3) and a.dtype == np.uint8, (a.shape, a.dtype)\n"
         "assert (a != b).any()\n"
         "print('ok')\n")

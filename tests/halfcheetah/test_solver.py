@@ -17,14 +17,14 @@ pytest.importorskip("mujoco")
 
 from jaxenvs._src.planar import integrator, solver  # noqa: E402
 from jaxenvs.halfcheetah._src.model import HALF_CHEETAH  # noqa: E402
-from jaxenvs.halfcheetah.reference import agreement  # noqa: E402
+from jaxenvs.planar_reference import agreement  # noqa: E402
 
 pytestmark = pytest.mark.skipif(jax.config.jax_enable_x64, reason="float32 check")
 
 
 def _problems():
     """``(M, qacc_smooth, rows)`` of each state, as ``integrator.forward`` hands them over."""
-    s = agreement.mujoco_states(185)
+    s = agreement.mujoco_states("HalfCheetah", 185)
     qpos, qvel, ctrl = (jnp.asarray(x, jnp.float32) for x in (s.qpos, s.qvel, s.ctrl))
     fwd = jax.vmap(functools.partial(integrator.forward, HALF_CHEETAH))(qpos, qvel, ctrl)
     return fwd.mass_matrix, fwd.qacc_smooth, fwd.rows

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("mujoco")
 
 from jaxenvs.halfcheetah import HalfCheetah  # noqa: E402
-from jaxenvs.halfcheetah.reference.verification import make_suite  # noqa: E402
+from jaxenvs.planar_reference.verification import make_suite  # noqa: E402
 from jaxenvs.verify.suite import SuiteOptions, get_suite  # noqa: E402
 
 
@@ -21,11 +21,11 @@ class NudgedHalfCheetah(HalfCheetah):
 
 
 def _run(env=None):
-    return list(make_suite(states=30, seeds=2, env=env)(SuiteOptions()))
+    return list(make_suite("HalfCheetah", states=30, seeds=2, env=env)(SuiteOptions()))
 
 
 def test_suite_is_registered():
-    from jaxenvs.halfcheetah.reference import verification
+    from jaxenvs.planar_reference import verification
     assert get_suite("HalfCheetah") is verification.halfcheetah_suite
 
 

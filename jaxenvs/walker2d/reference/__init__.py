@@ -1,10 +1,11 @@
 """Walker2d against its reference, MuJoCo's C library running gymnasium's Walker2d-v5.
 
-Importing this package registers the references of ``jaxenvs bench Walker2d`` (MuJoCo C,
-MJX, Brax: ``jaxenvs.planar_reference.speed``); MuJoCo and gymnasium are imported when they
-are used (``pip install jaxenvs[halfcheetah]``). The env never imports any of it.
+The adapter, the comparisons and ``jaxenvs verify Walker2d`` are the planar bodies'
+(``jaxenvs.planar_reference``). Importing this package registers the suite and the references
+of ``jaxenvs bench Walker2d`` (MuJoCo C, MJX, Brax); MuJoCo and gymnasium are imported when
+they are used (``pip install jaxenvs[halfcheetah]``). The env never imports any of it.
 """
 
-from jaxenvs.planar_reference.speed import register_speed_references
+from jaxenvs.planar_reference.registration import register_body
 
-register_speed_references("Walker2d")
+register_body("Walker2d")
