@@ -1,6 +1,6 @@
 """Generate each planar body's ``model_table.py``: the numbers of its compiled MuJoCo model.
 
-Run ``python tools/planar_model.py`` (needs ``pip install jaxenvs[halfcheetah]``) to rewrite
+Run ``python tools/planar_model.py`` (needs ``pip install jaxenvs[mujoco]``) to rewrite
 the tables from gymnasium's XMLs as compiled by the installed MuJoCo (``inertiafromgeom`` and
 ``settotalmass`` applied by the compiler, ``body_invweight0`` and ``dof_invweight0`` computed
 by ``mj_setConst``); ``python tools/planar_model.py HalfCheetah`` rewrites one.

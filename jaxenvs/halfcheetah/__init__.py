@@ -2,7 +2,7 @@
 
 ``types`` holds the params and state, ``env`` the gymnax environment and ``render`` frames for
 GIFs. The physics is the planar engine (``jaxenvs._src.planar``), its model private here
-(``_src/``). ``reference/`` checks them against MuJoCo itself (needs ``jaxenvs[halfcheetah]``);
+(``_src/``). ``reference/`` checks them against MuJoCo itself (needs ``jaxenvs[mujoco]``);
 the env never imports it.
 """
 

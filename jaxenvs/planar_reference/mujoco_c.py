@@ -7,7 +7,7 @@ contacts, constraint rows (``efc_*``), accelerations and the state after ``mj_st
 records states from MuJoCo rollouts for the state-injection tests. MuJoCo is deterministic, so
 tests generate their reference data here instead of committing it.
 
-MuJoCo and gymnasium are imported lazily: ``pip install jaxenvs[halfcheetah]`` installs them.
+MuJoCo and gymnasium are imported lazily: ``pip install jaxenvs[mujoco]`` installs them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from jaxenvs.planar_reference.bodies import BODIES, Body
 
 MISSING = ("the planar bodies' reference needs MuJoCo and gymnasium: "
-           "pip install jaxenvs[halfcheetah]")
+           "pip install jaxenvs[mujoco]")
 
 
 def _mujoco():

@@ -34,7 +34,7 @@ the bench's whole run of ``num_steps`` steps, one compiled scan per call as for 
 no engine pays a host round trip per step. A subprocess that takes more than
 ``TIMEOUT_SECONDS`` (compilation included) is killed and the cell is left empty (``None``, with
 a warning), as is any engine whose package is missing (``pip install
-jaxenvs[halfcheetah-bench]``). The JAX engines' compiles are long, so the four rows add minutes
+jaxenvs[mujoco-bench]``). The JAX engines' compiles are long, so the four rows add minutes
 per batch size to ``jaxenvs bench`` (figures: docs/halfcheetah.md, Design choices).
 ``register_speed_references(BODY)`` adds the four rows to ``jaxenvs bench BODY``.
 """
@@ -64,7 +64,7 @@ TARGET_SECONDS = 3.0
 TIMEOUT_SECONDS = 300.0
 #: Added to ``XLA_FLAGS`` of the JAX engines' subprocesses (see the module docstring).
 XLA_FLAG = "--xla_cpu_enable_concurrency_optimized_scheduler=false"
-INSTALL_HINT = "pip install jaxenvs[halfcheetah-bench]"
+INSTALL_HINT = "pip install jaxenvs[mujoco-bench]"
 
 
 def _timed_chunks(run_chunk: Callable[[], Any], batch_size: int, chunk_steps: int,

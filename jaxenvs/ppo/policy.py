@@ -1,8 +1,8 @@
 """A trained policy loaded for play outside the trainer: its env, network and parameters.
 
 ``jaxenvs eval`` and the L4 transfer checks (``jaxenvs.tcgjax.reference.transfer``,
-``jaxenvs.pokejax.reference.transfer``, ``jaxenvs.halfcheetah.reference.transfer``) load a checkpoint with
-``TrainedPolicy.load``, which rebuilds what they share: the env the checkpoint was trained on
+``jaxenvs.pokejax.reference.transfer``, ``jaxenvs.planar_reference.transfer``) load a
+checkpoint with ``TrainedPolicy.load``, which rebuilds what they share: the env the checkpoint was trained on
 (with its parameter overrides, and normalizing observations with the saved, frozen
 statistics if the run did), and the network applied to that env's observations. A reference
 engine's observations go through ``observe`` first, so the network sees exactly what it would
@@ -31,6 +31,8 @@ from jaxenvs.wrappers import NormalizeObservation, RunningMeanStd
 class TrainedPolicy:
     """A loaded checkpoint: the env it acts in, its network and parameters."""
 
+    env_id: str
+    """The id of the env it was trained on."""
     env: Any
     """The env it was trained on; wrapped in a frozen ``NormalizeObservation`` if the run
     normalized observations."""
@@ -60,11 +62,11 @@ class TrainedPolicy:
                                               **(env_overrides or {})})
         network = make_network(config, env, env_params)
         if not config.normalize_observations:
-            return cls(env, env_params, network, params)
+            return cls(env_id, env, env_params, network, params)
         shapes = jax.eval_shape(env.reset, jax.random.key(0), env_params)[0]
         example = jax.tree.map(lambda s: np.zeros(s.shape, s.dtype), shapes)
         stats = load_obs_stats(checkpoint, RunningMeanStd.for_observation(example))
-        return cls(NormalizeObservation(env, frozen_stats=stats), env_params, network,
+        return cls(env_id, NormalizeObservation(env, frozen_stats=stats), env_params, network,
                    params, stats)
 
     def observe(self, obs: Any) -> Any:

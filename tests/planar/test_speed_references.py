@@ -2,7 +2,7 @@
 measures a positive speed, a missing one leaves its cells empty. No timings are asserted.
 
 MuJoCo C runs always (CI installs mujoco); MJX and Brax only where installed
-(``jaxenvs[halfcheetah-bench]``), and they are slow (each compiles for 20-60 s)."""
+(``jaxenvs[mujoco-bench]``), and they are slow (each compiles for 20-60 s)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_missing_engines_and_other_models_have_no_figure(rows, monkeypatch):
     for engine, row in rows.items():
         assert speed.measure(engine, "HalfCheetah", 4, 8) is None
         assert row.fn(4, 8, HalfCheetahParams()) is None
-    assert "pip install jaxenvs[halfcheetah-bench]" in rows["mjx"].note
+    assert "pip install jaxenvs[mujoco-bench]" in rows["mjx"].note
 
 
 def test_unknown_engines_and_bodies_are_errors():

@@ -3,7 +3,7 @@
 The adapter, the comparisons and ``jaxenvs verify Hopper`` are the planar bodies'
 (``jaxenvs.planar_reference``). Importing this package registers the suite and the references
 of ``jaxenvs bench Hopper`` (MuJoCo C, MJX, Brax); MuJoCo and gymnasium are imported when they
-are used (``pip install jaxenvs[halfcheetah]``). The env never imports any of it.
+are used (``pip install jaxenvs[mujoco]``). The env never imports any of it.
 """
 
 from jaxenvs.planar_reference.registration import register_body

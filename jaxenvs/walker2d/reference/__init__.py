@@ -3,7 +3,7 @@
 The adapter, the comparisons and ``jaxenvs verify Walker2d`` are the planar bodies'
 (``jaxenvs.planar_reference``). Importing this package registers the suite and the references
 of ``jaxenvs bench Walker2d`` (MuJoCo C, MJX, Brax); MuJoCo and gymnasium are imported when
-they are used (``pip install jaxenvs[halfcheetah]``). The env never imports any of it.
+they are used (``pip install jaxenvs[mujoco]``). The env never imports any of it.
 """
 
 from jaxenvs.planar_reference.registration import register_body

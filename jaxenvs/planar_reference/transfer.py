@@ -1,16 +1,18 @@
-"""L4: a PPO policy trained in our HalfCheetah, played in it and in gymnasium's MuJoCo
-HalfCheetah-v5, with its returns TOSTed.
+"""L4: a PPO policy trained in one of our planar bodies, played in it and in gymnasium's
+MuJoCo ``-v5`` env of the same body, with its returns TOSTed.
 
-``python -m jaxenvs.halfcheetah.reference.transfer --checkpoint jaxenvs/halfcheetah/data/policy``
-plays ``--episodes`` whole episodes (1,000 steps each) in each engine:
+``python -m jaxenvs.planar_reference.transfer --env Hopper`` plays ``--episodes`` whole
+episodes (at most 1,000 steps each) of the body's committed policy (``Body.checkpoint``) in
+each engine:
 
 * **Ours** (``jax_returns``): the episodes of ``TrainedPolicy.env_returns``, parallel envs
   from ``jax.random.key(seed)``, observations normalized with the checkpoint's frozen
   statistics inside the env.
-* **MuJoCo** (``gymnasium_returns``): ``gymnasium.make("HalfCheetah-v5")`` with the same
-  constructor arguments (reward weights, reset noise), one env per episode reset with its
-  own seed, stepped in lockstep; the policy sees ``TrainedPolicy.observe`` of gymnasium's
-  float64 observations, exactly what our env would show it.
+* **MuJoCo** (``gymnasium_returns``): ``gymnasium.make("<Body>-v5")`` with the constructor
+  arguments of the checkpoint's env parameters (reward weights, health ranges, reset noise),
+  one env per episode reset with its own seed, stepped in lockstep; the policy sees
+  ``TrainedPolicy.observe`` of gymnasium's float64 observations, exactly what our env would
+  show it.
 
 By default both play the policy's mean action (deterministic evaluation, as returns of
 continuous-control policies are usually reported); ``--sampled`` draws from its Gaussian
@@ -23,39 +25,47 @@ least 100 episodes per engine (the default ``--episodes``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 
+from jaxenvs.planar_reference.bodies import BODIES
 from jaxenvs.ppo.policy import TrainedPolicy
 from jaxenvs.verify.transfer import TransferResult
 from jaxenvs.verify.tost import tost
 
-ENV_ID = "HalfCheetah"
-#: The reference env: gymnasium's id (MuJoCo's C library underneath).
-GYMNASIUM_ID = "HalfCheetah-v5"
 #: Equivalence margin: this fraction of the mean return.
 MARGIN_FRACTION = 0.05
-#: The committed policy (``jaxenvs train HalfCheetah``, ``DEFAULT_CONFIGS["HalfCheetah"]``).
-CHECKPOINT = Path(__file__).parents[1] / "data" / "policy"
 
 
-def load(checkpoint: str | Path = CHECKPOINT) -> TrainedPolicy:
-    """The policy of a ``jaxenvs train HalfCheetah`` checkpoint."""
-    return TrainedPolicy.load(checkpoint, ENV_ID)
+def load(env_id: str, checkpoint: str | Path | None = None) -> TrainedPolicy:
+    """The policy of a ``jaxenvs train <env_id>`` checkpoint (default: the committed one)."""
+    checkpoint = checkpoint or BODIES[env_id].checkpoint()
+    if checkpoint is None:
+        raise FileNotFoundError(f"{env_id} has no committed policy; pass a checkpoint")
+    return TrainedPolicy.load(checkpoint, env_id)
 
 
-def _gymnasium_kwargs(policy: TrainedPolicy) -> dict[str, float]:
-    """HalfCheetah-v5's constructor arguments matching the checkpoint's env parameters."""
-    p = policy.env_params
-    if int(p.frame_skip) != 5:
-        raise ValueError(f"frame_skip {p.frame_skip}: {GYMNASIUM_ID} steps 5 frames")
-    return {"forward_reward_weight": float(p.forward_reward_weight),
-            "ctrl_cost_weight": float(p.ctrl_cost_weight),
-            "reset_noise_scale": float(p.reset_noise_scale),
-            "max_episode_steps": int(p.max_steps_in_episode)}
+def _gymnasium_kwargs(policy: TrainedPolicy) -> dict[str, float | bool | tuple[float, float]]:
+    """The ``-v5`` env's constructor arguments matching the checkpoint's env parameters: the
+    same names, each ``healthy_*_min``/``_max`` pair as gymnasium's ``healthy_*_range``."""
+    kwargs: dict = {"frame_skip": int(policy.env_params.frame_skip),
+                    "max_episode_steps": int(policy.env_params.max_steps_in_episode)}
+    for field in dataclasses.fields(policy.env_params):
+        name, value = field.name, getattr(policy.env_params, field.name)
+        if name in kwargs or name == "max_steps_in_episode":
+            continue
+        if name.endswith("_min"):
+            maximum = getattr(policy.env_params, name[:-4] + "_max")
+            kwargs[name[:-4] + "_range"] = (float(value), float(maximum))
+        elif isinstance(value, bool) or name.startswith("terminate"):
+            kwargs[name] = bool(value)
+        elif not name.endswith("_max"):
+            kwargs[name] = float(value)
+    return kwargs
 
 
 def jax_returns(policy: TrainedPolicy, episodes: int, seed: int, greedy: bool = True
@@ -63,22 +73,23 @@ def jax_returns(policy: TrainedPolicy, episodes: int, seed: int, greedy: bool = 
     """float[episodes]: returns of ``episodes`` whole episodes in our env."""
     returns = policy.env_returns(episodes, seed, int(policy.env_params.max_steps_in_episode),
                                  greedy)
-    assert np.all(np.isfinite(returns)), "an episode did not reach its time limit"
+    assert np.all(np.isfinite(returns)), "an episode outlasted its time limit"
     return returns
 
 
 def gymnasium_returns(policy: TrainedPolicy, episodes: int, seed: int, greedy: bool = True
                       ) -> np.ndarray:
-    """float[episodes]: returns of ``episodes`` whole episodes of gymnasium's HalfCheetah-v5
-    (episode ``i`` reset with seed ``seed * 10**6 + i``), played in lockstep so the policy
-    runs once per step for all of them."""
+    """float[episodes]: returns of ``episodes`` whole episodes of gymnasium's ``-v5`` env of
+    the policy's body (episode ``i`` reset with seed ``seed * 10**6 + i``), played in
+    lockstep so the policy runs once per step for all of them."""
     try:
         import gymnasium
     except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError("the HalfCheetah reference needs MuJoCo and gymnasium: "
-                          "pip install jaxenvs[halfcheetah]") from error
+        raise ImportError("the planar bodies' reference needs MuJoCo and gymnasium: "
+                          "pip install jaxenvs[mujoco]") from error
     kwargs = _gymnasium_kwargs(policy)
-    envs = [gymnasium.make(GYMNASIUM_ID, **kwargs) for _ in range(episodes)]
+    gymnasium_id = BODIES[policy.env_id].gymnasium_id
+    envs = [gymnasium.make(gymnasium_id, **kwargs) for _ in range(episodes)]
     obs = np.stack([env.reset(seed=seed * 10**6 + i)[0] for i, env in enumerate(envs)])
     rng = np.random.default_rng((seed, episodes))
     returns = np.zeros(episodes)
@@ -104,7 +115,8 @@ def compare(policy: TrainedPolicy, episodes: int, seed: int = 0, greedy: bool = 
     theirs = gymnasium_returns(policy, episodes, seed + 1, greedy)
     end = time.perf_counter()
     margin = margin_fraction * abs(float(np.concatenate([ours, theirs]).mean()))
-    setting = {"env": ENV_ID, "reference": GYMNASIUM_ID, **_gymnasium_kwargs(policy),
+    setting = {"env": policy.env_id, "reference": BODIES[policy.env_id].gymnasium_id,
+               **_gymnasium_kwargs(policy),
                "margin": margin, "margin_fraction": margin_fraction}
     return TransferResult(setting, "episode return", greedy, episodes, float(ours.mean()),
                           float(theirs.mean()), tost(ours, theirs, margin),
@@ -116,7 +128,9 @@ def compare(policy: TrainedPolicy, episodes: int, seed: int = 0, greedy: bool = 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT)
+    parser.add_argument("--env", choices=sorted(BODIES), required=True)
+    parser.add_argument("--checkpoint", type=Path, default=None,
+                        help="a jaxenvs train run folder (default: the committed policy)")
     parser.add_argument("--episodes", type=int, default=100, help="episodes per engine")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sampled", action="store_true",
@@ -125,13 +139,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.episodes < 2:
         parser.error("--episodes must be at least 2 (the TOST needs a variance)")
-    result = compare(load(args.checkpoint), args.episodes, args.seed, not args.sampled)
+    result = compare(load(args.env, args.checkpoint), args.episodes, args.seed,
+                     not args.sampled)
     import mujoco
 
-    print(f"{ENV_ID} against {GYMNASIUM_ID} (MuJoCo {mujoco.__version__}), margin "
+    reference = result.setting["reference"]
+    print(f"{args.env} against {reference} (MuJoCo {mujoco.__version__}), margin "
           f"{result.setting['margin']:.1f} ({MARGIN_FRACTION:.0%} of the mean return)")
-    print(result.summary(GYMNASIUM_ID))
-    print(f"return std: JAX {result.extra['jax_std']:.1f}, {GYMNASIUM_ID} "
+    print(result.summary(reference))
+    print(f"return std: JAX {result.extra['jax_std']:.1f}, {reference} "
           f"{result.extra['reference_std']:.1f}")
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_json(), indent=2) + "\n")
