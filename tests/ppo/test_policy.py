@@ -17,7 +17,9 @@ from jaxenvs.wrappers import NormalizeObservation
 PACKAGE = Path(jaxenvs.__file__).parent
 CHECKPOINTS = {"PokeJAX": PACKAGE / "pokejax" / "data" / "policy",
                "TCGJax": PACKAGE / "tcgjax" / "data" / "policy",
-               "HalfCheetah": PACKAGE / "halfcheetah" / "data" / "policy"}
+               "HalfCheetah": PACKAGE / "halfcheetah" / "data" / "policy",
+               "Hopper": PACKAGE / "hopper" / "data" / "policy",
+               "Walker2d": PACKAGE / "walker2d" / "data" / "policy"}
 
 
 @pytest.mark.parametrize("env_id", list(CHECKPOINTS))
