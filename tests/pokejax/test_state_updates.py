@@ -1,7 +1,8 @@
-"""``state.put`` and ``state.add_at``: the engine's updates of one entry, written as dynamic
-updates, are ``.at[index].set`` / ``.add`` for every index in range, negative ones included,
-jitted, with and without a ``when``, on the state's shapes and dtypes; and ``state.draw``, a
-branch on the PRNG stream, is ``prng.random`` where it draws and nothing where it does not."""
+"""``state.get``, ``state.put`` and ``state.add_at``: the engine's reads and updates of one
+entry, written as dynamic slices and updates, are ``array[index]``, ``.at[index].set`` /
+``.add`` for every index in range (non-negative, as the state's are), jitted, with and without a
+``when``, on the state's shapes and dtypes; and ``state.draw``, a branch on the PRNG stream, is
+``prng.random`` where it draws and nothing where it does not."""
 
 import itertools
 
@@ -12,17 +13,17 @@ import pytest
 
 import jaxenvs
 from jaxenvs.pokejax._src import prng
-from jaxenvs.pokejax._src.state import add_at, draw, put
+from jaxenvs.pokejax._src.state import add_at, draw, get, put
 
 SHAPES = [((2,), jnp.int32), ((2, 6), jnp.uint32), ((2, 6), jnp.bool_), ((2, 6, 4), jnp.int32)]
 
 
 def _indices(shape, depth):
-    return itertools.product(*[range(-n, n) for n in shape[:depth]])
+    return itertools.product(*[range(n) for n in shape[:depth]])
 
 
 @pytest.mark.parametrize("shape,dtype", SHAPES)
-def test_put_and_add_at_are_the_scatters_for_indices_in_range(shape, dtype):
+def test_get_put_and_add_at_are_the_reads_and_scatters_for_indices_in_range(shape, dtype):
     rng = np.random.default_rng(0)
     array = jnp.asarray(rng.integers(0, 50, size=shape)).astype(dtype)
     for depth in range(1, len(shape) + 1):
@@ -30,8 +31,11 @@ def test_put_and_add_at_are_the_scatters_for_indices_in_range(shape, dtype):
         put_when = jax.jit(lambda a, i, v, w: put(a, i, v, w))
         put_always = jax.jit(lambda a, i, v: put(a, i, v))
         add = jax.jit(lambda a, i, v: add_at(a, i, v))
+        read = jax.jit(get)
         for index in _indices(shape, depth):
+            np.testing.assert_array_equal(get(array, index), array[index])
             index = tuple(jnp.int32(i) for i in index)
+            np.testing.assert_array_equal(read(array, index), array[index])
             expected = array.at[index].set(value)
             np.testing.assert_array_equal(put_always(array, index, value), expected)
             np.testing.assert_array_equal(put_when(array, index, value, True), expected)
@@ -39,6 +43,20 @@ def test_put_and_add_at_are_the_scatters_for_indices_in_range(shape, dtype):
             if dtype != jnp.bool_:
                 np.testing.assert_array_equal(add(array, index, value),
                                               array.at[index].add(value))
+
+
+def test_a_negative_index_is_refused():
+    array = jnp.zeros((2, 6), jnp.int32)
+    for update in (lambda: get(array, (0, -1)), lambda: put(array, (-1, 0), 1),
+                   lambda: add_at(array, -1, 1)):
+        with pytest.raises(ValueError, match="out of bounds"):
+            update()
+
+
+def test_get_of_both_sides_indexes_as_numpy_does():
+    array = jnp.arange(12).reshape(2, 6)
+    sides, slots = jnp.arange(2), jnp.asarray([4, 1])
+    np.testing.assert_array_equal(get(array, (sides, slots)), array[sides, slots])
 
 
 def test_put_broadcasts_a_scalar_and_casts_it():

@@ -43,7 +43,8 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs._src import branches
-from jaxenvs.pokejax._src.state import STATUSES, VOLATILES, BattleState, add_at, chance, draw, put
+from jaxenvs.pokejax._src.state import (STATUSES, VOLATILES, BattleState, add_at, chance, draw,
+                                         get, put)
 from jaxenvs.pokejax.data import gen1
 
 BRN, FRZ, PAR, PSN, SLP, TOX = (STATUSES.index(s)
@@ -65,23 +66,28 @@ FULL_PARALYSIS = 63
 SLEEP_TURNS, CONFUSION_TURNS = (1, 8), (2, 6)
 
 
+def active_volatiles(state: BattleState, side: jax.Array) -> jax.Array:
+    """The volatile bits of ``side``'s active Pokémon."""
+    return get(state.volatiles, (side, get(state.party, (side, 0))))
+
+
 def has(state: BattleState, side: jax.Array, volatile: int) -> jax.Array:
     """``side``'s active Pokémon has the ``volatile`` bit."""
-    return (state.volatiles[side, state.party[side, 0]] & jnp.uint32(volatile)) > 0
+    return (active_volatiles(state, side) & jnp.uint32(volatile)) > 0
 
 
 def add_volatile(state: BattleState, side: jax.Array, volatile: int, when: jax.Array
                  ) -> BattleState:
-    t = state.party[side, 0]
-    v = state.volatiles[side, t]
+    t = get(state.party, (side, 0))
+    v = get(state.volatiles, (side, t))
     return state.replace(volatiles=put(state.volatiles, (side, t), v | jnp.uint32(volatile),
                                         when))
 
 
 def remove_volatile(state: BattleState, side: jax.Array, volatile: int, when: jax.Array
                     ) -> BattleState:
-    t = state.party[side, 0]
-    v = state.volatiles[side, t]
+    t = get(state.party, (side, 0))
+    v = get(state.volatiles, (side, t))
     return state.replace(volatiles=put(state.volatiles, (side, t), v & ~jnp.uint32(volatile),
                                         when))
 
@@ -243,7 +249,7 @@ def _shuffle_draws(state: BattleState, n: jax.Array, most: int) -> BattleState:
 
 
 def _count(state: BattleState, side: int, volatiles: int) -> jax.Array:
-    v = state.volatiles[side, state.party[side, 0]] & jnp.uint32(volatiles)
+    v = active_volatiles(state, side) & jnp.uint32(volatiles)
     return jax.lax.population_count(v).astype(jnp.int32)
 
 

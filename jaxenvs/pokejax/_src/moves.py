@@ -393,14 +393,14 @@ def usable_moves(state: BattleState, side: jax.Array) -> jax.Array:
 
 def recharging(state: BattleState, side: jax.Array) -> jax.Array:
     """``side``'s active Pokémon must recharge (its only choice is ``move 1``, Recharge)."""
-    return (state.volatiles[side, state.party[side, 0]] & MUST_RECHARGE) > 0
+    return (cond.active_volatiles(state, side) & MUST_RECHARGE) > 0
 
 
 def locked(state: BattleState, side: jax.Array) -> jax.Array:
     """``side``'s active Pokémon is locked into its selected move (recharge, a charged
     two-turn move, Rage, Thrash / Petal Dance): its only choice is ``move 1`` and it cannot
     switch."""
-    v = state.volatiles[side, state.party[side, 0]]
+    v = cond.active_volatiles(state, side)
     return (v & jnp.uint32(MUST_RECHARGE | cond.TWO_TURN_MOVE | cond.RAGE
                            | cond.LOCKED_MOVE)) > 0
 

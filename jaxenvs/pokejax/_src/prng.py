@@ -20,6 +20,9 @@ as many outputs as Showdown's method of the same name (``sim/prng.ts``):
 
 Arguments may be Python ints or int arrays; results are ``uint32`` (``random_chance``: bool).
 Showdown floors non-integer bounds first; callers pass integers.
+
+The step is written in ``lax`` operations, not NumPy-style operators: the rules draw at about
+150 sites, and each NumPy-style operation costs several times a ``lax`` one to trace.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from typing import Sequence
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+from jax import lax
 
 #: The multiplier's high and low 32-bit words, and the increment.
 _MULT_HI, _MULT_LO = 0x5D588B65, 0x6C078965
@@ -57,28 +62,46 @@ def to_words(state: jax.Array) -> jax.Array:
 
 def next(state: jax.Array) -> tuple[jax.Array, jax.Array]:
     """One LCG step: (new state, the raw 32-bit output = the new high word)."""
-    hi, lo = state[..., 0], state[..., 1]
-    low_product = lo * jnp.uint32(_MULT_LO)
-    new_lo = low_product + jnp.uint32(_INC)
-    carry = (new_lo < low_product).astype(jnp.uint32)
-    new_hi = (hi * jnp.uint32(_MULT_LO) + lo * jnp.uint32(_MULT_HI)
-              + _mulhi(lo, jnp.uint32(_MULT_LO)) + carry)
+    hi, lo = (lax.index_in_dim(state, i, state.ndim - 1, keepdims=False) for i in (0, 1))
+    low_product = lax.mul(lo, _u32(_MULT_LO))
+    new_lo = lax.add(low_product, _u32(_INC))
+    carry = lax.convert_element_type(lax.lt(new_lo, low_product), jnp.uint32)
+    new_hi = _sum(lax.mul(hi, _u32(_MULT_LO)), lax.mul(lo, _u32(_MULT_HI)),
+                  _mulhi(lo, _MULT_LO), carry)
     return jnp.stack([new_hi, new_lo], axis=-1), new_hi
 
 
-def _mulhi(a: jax.Array, b: jax.Array) -> jax.Array:
+def _mulhi(a: jax.Array, b) -> jax.Array:
     """floor(a * b / 2**32) for uint32 ``a``, ``b``: the high word of the 64-bit product."""
-    a0, a1 = a & _MASK16, a >> 16
-    b0, b1 = b & _MASK16, b >> 16
-    lo_lo = a0 * b0
-    mid1 = a1 * b0
-    mid2 = a0 * b1
+    a0, a1 = _halves(a)
+    b0, b1 = _halves(b)
+    lo_lo = lax.mul(a0, _u32(b0))
+    mid1 = lax.mul(a1, _u32(b0))
+    mid2 = lax.mul(a0, _u32(b1))
     # bits 16..47 of the product: (lo_lo >> 16) + mid1 + mid2, split to avoid overflow
-    mid = (lo_lo >> 16) + (mid1 & _MASK16) + (mid2 & _MASK16)
-    return a1 * b1 + (mid1 >> 16) + (mid2 >> 16) + (mid >> 16)
+    mid = _sum(_halves(lo_lo)[1], _halves(mid1)[0], _halves(mid2)[0])
+    return _sum(lax.mul(a1, _u32(b1)), _halves(mid1)[1], _halves(mid2)[1], _halves(mid)[1])
 
 
-def _u32(x) -> jax.Array:
+def _halves(x):
+    """The low and high 16 bits of a uint32 (Python ints stay Python ints)."""
+    if isinstance(x, (int, np.integer)):
+        x = int(x) % 2**32
+        return x & 0xFFFF, x >> 16
+    return lax.bitwise_and(x, _u32(0xFFFF)), lax.shift_right_logical(x, _u32(16))
+
+
+def _sum(*terms: jax.Array) -> jax.Array:
+    total = terms[0]
+    for term in terms[1:]:
+        total = lax.add(total, term)
+    return total
+
+
+def _u32(x):
+    """``x`` as uint32: a NumPy scalar for a Python int (a constant), else an array."""
+    if isinstance(x, (int, np.integer)):
+        return np.uint32(int(x) % 2**32)
     return jnp.asarray(x).astype(jnp.uint32)
 
 
@@ -86,9 +109,11 @@ def random(state: jax.Array, m, n=None) -> tuple[jax.Array, jax.Array]:
     """``random(m)`` in [0, m), or ``random(m, n)`` in [m, n); one output either way."""
     state, r = next(state)
     if n is None:
-        return state, _mulhi(r, _u32(m))
+        return state, _mulhi(r, m if isinstance(m, (int, np.integer)) else _u32(m))
+    if isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer)):
+        return state, lax.add(_u32(m), _mulhi(r, int(n) - int(m)))
     m = _u32(m)
-    return state, m + _mulhi(r, _u32(n) - m)
+    return state, lax.add(m, _mulhi(r, lax.sub(_u32(n), m)))
 
 
 def random_chance(state: jax.Array, numerator, denominator) -> tuple[jax.Array, jax.Array]:

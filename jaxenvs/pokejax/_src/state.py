@@ -421,33 +421,52 @@ def select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
     return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
 
 
-# -- one entry's update -------------------------------------------------------------------------
+# -- one entry's read and update ---------------------------------------------------------------
+
+def get(array: jax.Array, index) -> jax.Array:
+    """``array[index]`` for an ``index`` of non-negative integers in range, as the battle
+    state's indices are (a side, a party position, a move slot). Scalar indices read one
+    dynamic slice: NumPy-style indexing also handles negative ones, a dozen more operations to
+    trace at every read. Array indices (both sides at once) index as NumPy does."""
+    index = index if isinstance(index, tuple) else (index,)
+    if any(jnp.ndim(i) for i in index):
+        return array[index]
+    window = jax.lax.dynamic_slice(array, _start(array, index),
+                                   (1,) * len(index) + array.shape[len(index):],
+                                   allow_negative_indices=False)
+    return window.reshape(array.shape[len(index):])
+
 
 def put(array: jax.Array, index, value, when=True) -> jax.Array:
-    """``array.at[index].set(value)`` (only ``when``), for an ``index`` of scalars in range, as
-    the battle state's indices are (a side, a party position, a move slot; a negative one
-    counts from the end, as in ``.at``). One dynamic update: in XLA:CPU's kernel a scatter is
-    a clamped read, a check that drops an update out of range and a write, one point after the
-    other (``jaxenvs._src.cpu_kernels.kernel_rewrite``), where this is the write alone."""
+    """``array.at[index].set(value)`` (only ``when``), for an ``index`` as ``get``'s. One
+    dynamic update: in XLA:CPU's kernel a scatter is a clamped read, a check that drops an
+    update out of range and a write, one point after the other
+    (``jaxenvs._src.cpu_kernels.kernel_rewrite``), where this is the write alone."""
     return _update(array, index, lambda old: jnp.broadcast_to(value, old.shape), when)
 
 
 def add_at(array: jax.Array, index, delta) -> jax.Array:
-    """``array.at[index].add(delta)``, for an index in range (``put``)."""
+    """``array.at[index].add(delta)``, for an index as ``get``'s (``put``)."""
     return _update(array, index, lambda old: old + jnp.asarray(delta).astype(array.dtype), True)
+
+
+def _start(array: jax.Array, index: tuple) -> list:
+    start = [np.int32(i) if isinstance(i, int) else jax.lax.convert_element_type(i, jnp.int32)
+             for i in index]
+    return start + [np.int32(0)] * (array.ndim - len(index))
 
 
 def _update(array: jax.Array, index, fn, when) -> jax.Array:
     """``array`` with its entry at ``index`` replaced by ``fn`` of it where ``when``: one
     dynamic slice and one dynamic update."""
     index = index if isinstance(index, tuple) else (index,)
-    start = [jnp.asarray(i, jnp.int32) for i in index] + [jnp.int32(0)] * (array.ndim - len(index))
-    window = jax.lax.dynamic_slice(array, start, (1,) * len(index) + array.shape[len(index):])
-    old = window[(0,) * len(index)]
+    old = get(array, index)
     new = fn(old).astype(array.dtype)
     if when is not True:
         new = jnp.where(when, new, old)
-    return jax.lax.dynamic_update_slice(array, new.reshape(window.shape), start)
+    shape = (1,) * len(index) + array.shape[len(index):]
+    return jax.lax.dynamic_update_slice(array, new.reshape(shape), _start(array, index),
+                                        allow_negative_indices=False)
 
 
 # -- the battle's PRNG stream -------------------------------------------------------------------
