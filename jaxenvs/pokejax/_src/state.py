@@ -417,8 +417,9 @@ def _winner(report: dict[str, Any]) -> int:
 
 
 def select(when: jax.Array, new: BattleState, old: BattleState) -> BattleState:
-    """``new`` where ``when``, else ``old`` (field by field)."""
-    return jax.tree_util.tree_map(lambda a, b: jnp.where(when, a, b), new, old)
+    """``new`` where ``when``, else ``old`` (field by field; a field both share is passed on
+    as it is, with nothing to trace)."""
+    return jax.tree_util.tree_map(lambda a, b: a if a is b else jnp.where(when, a, b), new, old)
 
 
 # -- one entry's read and update ---------------------------------------------------------------
