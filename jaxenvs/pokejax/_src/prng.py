@@ -37,7 +37,6 @@ from jax import lax
 #: The multiplier's high and low 32-bit words, and the increment.
 _MULT_HI, _MULT_LO = 0x5D588B65, 0x6C078965
 _INC = 0x269EC3
-_MASK16 = jnp.uint32(0xFFFF)
 
 
 def seed(words: Sequence[int]) -> jax.Array:
@@ -56,8 +55,8 @@ def seed_from_words(words: jax.Array) -> jax.Array:
 
 def to_words(state: jax.Array) -> jax.Array:
     """The state as Showdown's four 16-bit words (``prng.getSeed()``), ``uint32[..., 4]``."""
-    hi, lo = state[..., 0], state[..., 1]
-    return jnp.stack([hi >> 16, hi & _MASK16, lo >> 16, lo & _MASK16], axis=-1)
+    (hi_low, hi_high), (lo_low, lo_high) = (_halves(jnp.asarray(state)[..., i]) for i in (0, 1))
+    return jnp.stack([hi_high, hi_low, lo_high, lo_low], axis=-1)
 
 
 def next(state: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -109,7 +108,7 @@ def random(state: jax.Array, m, n=None) -> tuple[jax.Array, jax.Array]:
     """``random(m)`` in [0, m), or ``random(m, n)`` in [m, n); one output either way."""
     state, r = next(state)
     if n is None:
-        return state, _mulhi(r, m if isinstance(m, (int, np.integer)) else _u32(m))
+        return state, _mulhi(r, _u32(m))
     if isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer)):
         return state, lax.add(_u32(m), _mulhi(r, int(n) - int(m)))
     m = _u32(m)

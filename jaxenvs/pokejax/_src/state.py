@@ -432,10 +432,7 @@ def get(array: jax.Array, index) -> jax.Array:
     index = index if isinstance(index, tuple) else (index,)
     if any(jnp.ndim(i) for i in index):
         return array[index]
-    window = jax.lax.dynamic_slice(array, _start(array, index),
-                                   (1,) * len(index) + array.shape[len(index):],
-                                   allow_negative_indices=False)
-    return window.reshape(array.shape[len(index):])
+    return _window(array, index, _start(array, index))
 
 
 def put(array: jax.Array, index, value, when=True) -> jax.Array:
@@ -457,16 +454,24 @@ def _start(array: jax.Array, index: tuple) -> list:
     return start + [np.int32(0)] * (array.ndim - len(index))
 
 
+def _window(array: jax.Array, index: tuple, start: list) -> jax.Array:
+    """The entry at scalar ``index`` (``start`` is its ``_start``), as one dynamic slice."""
+    window = jax.lax.dynamic_slice(array, start, (1,) * len(index) + array.shape[len(index):],
+                                   allow_negative_indices=False)
+    return window.reshape(array.shape[len(index):])
+
+
 def _update(array: jax.Array, index, fn, when) -> jax.Array:
     """``array`` with its entry at ``index`` replaced by ``fn`` of it where ``when``: one
     dynamic slice and one dynamic update."""
     index = index if isinstance(index, tuple) else (index,)
-    old = get(array, index)
+    start = _start(array, index)
+    old = _window(array, index, start)
     new = fn(old).astype(array.dtype)
     if when is not True:
         new = jnp.where(when, new, old)
     shape = (1,) * len(index) + array.shape[len(index):]
-    return jax.lax.dynamic_update_slice(array, new.reshape(shape), _start(array, index),
+    return jax.lax.dynamic_update_slice(array, new.reshape(shape), start,
                                         allow_negative_indices=False)
 
 
