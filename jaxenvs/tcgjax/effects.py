@@ -9,8 +9,7 @@ Texts are looked up after :func:`normalize_text` (the source writes the same tex
 ``’`` and ``-`` or ``−``). A text missing from :data:`EFFECTS` is *not implemented*: the card
 table records it as such and deck validation refuses the card, naming the text.
 
-Stage 1 implements the 23 distinct texts of the six sample decks (``data/decks.json``).
-What each opcode does, and when it may be used, is stated in ``RULES.md``.
+What each opcode does, and when it may be used, is stated in ``RULES.md``, section 6.
 """
 
 from __future__ import annotations
@@ -41,6 +40,11 @@ NUM_TYPES = len(EType)
 ENERGY_TYPES = tuple(EType)[:8]
 #: The source's English type names.
 TYPE_BY_NAME = {t.name.capitalize(): t for t in EType}
+#: The Special Conditions, in the order of both engines' status flags.
+CONDITIONS = ("Poisoned", "Burned", "Asleep", "Paralyzed", "Confused")
+#: CONDITIONAL_BONUS's conditions, by argument value.
+BONUS_CONDITIONS = ("attacker damaged", "defender damaged", "defender Poisoned",
+                    "defender evolved")
 
 
 class Op(enum.IntEnum):
@@ -65,18 +69,27 @@ class Op(enum.IntEnum):
     OPPONENT_BENCH_DAMAGE = 13    # [amount]: also damage each opponent Benched Pokémon
     EXTRA_ENERGY_BONUS = 14       # [type, count, bonus]: +bonus if count extra energy of type
     DISCARD_OWN_ENERGY = 15       # [type, count]: discard count energy of type from attacker
-    COIN_BONUS = 16               # [bonus]: one coin, heads: +bonus damage
+    COIN_BONUS = 16               # [bonus, coins]: flip `coins`, all heads: +bonus damage
     COINS_ZONE_ATTACH_BENCH = 17  # [coins, type]: per heads, attach type to a Benched Pokémon
-    DAMAGE_PER_OWN_BENCH = 18     # [per, type]: damage = per x your Benched Pokémon of type
-    HEAL_SELF = 19                # [amount]: heal the attacker
+    DAMAGE_PER_OWN_BENCH = 18     # [per, type, any]: damage = per x your Benched Pokémon of
+    #                               type (of any type if ``any``)
+    HEAL_SELF = 19                # [amount, coin]: heal the attacker (if ``coin``, on heads)
     COINS_DAMAGE = 20             # [coins, per]: damage = per x heads of `coins` coins
+    INFLICT_STATUS = 21           # [condition, coin, on self]: a Special Condition (its index
+    #                               in CONDITIONS), if ``coin`` only on heads, on the opponent's
+    #                               Active or (``on self``) on the attacker
+    SELF_DAMAGE = 22              # [amount]: the attacker also takes amount
+    COIN_OR_NOTHING = 23          # []: one coin, tails: the attack does nothing
+    CONDITIONAL_BONUS = 24        # [condition, bonus]: +bonus if the BONUS_CONDITIONS entry holds
+    BONUS_PER_DEFENDER_ENERGY = 25  # [per]: +per for each energy on the opponent's Active
+    ZONE_ATTACH_SELF = 26         # [type]: attach 1 energy of type (not the turn's) to the attacker
 
 
 #: The opcodes each kind of text may use (the others are not defined for that kind).
 OPS_BY_KIND = {
     "trainer": frozenset(Op(i) for i in range(1, 10)),
     "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE}),
-    "attack": frozenset({Op.NONE} | {Op(i) for i in range(12, 21)}),
+    "attack": frozenset({Op.NONE, Op.DRAW} | {Op(i) for i in range(12, 27)}),
 }
 
 
@@ -136,7 +149,7 @@ EFFECTS: dict[str, Effect] = {
         _effect(Op.EXTRA_ENERGY_BONUS, EType.WATER, 2, 60),
     "Discard 2 {R} Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, EType.FIRE, 2),
     "Discard a {R} Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, EType.FIRE, 1),
-    "Flip a coin. If heads, this attack does 40 more damage.": _effect(Op.COIN_BONUS, 40),
+    "Flip a coin. If heads, this attack does 40 more damage.": _effect(Op.COIN_BONUS, 40, 1),
     "Discard 2 {P} Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, EType.PSYCHIC, 2),
     "Flip 3 coins. Take an amount of {R} Energy from your Energy Zone equal to the number of "
     "heads and attach it to your Benched {R} Pokémon in any way you like.":
@@ -145,6 +158,50 @@ EFFECTS: dict[str, Effect] = {
         _effect(Op.DAMAGE_PER_OWN_BENCH, 30, EType.LIGHTNING),
     "Heal 30 damage from this Pokémon.": _effect(Op.HEAL_SELF, 30),
     "Flip 4 coins. This attack does 50 damage for each heads.": _effect(Op.COINS_DAMAGE, 4, 50),
+    # Attacks of the other cards that are these opcodes with other arguments.
+    "Heal 10 damage from this Pokémon.": _effect(Op.HEAL_SELF, 10),
+    "Heal 20 damage from this Pokémon.": _effect(Op.HEAL_SELF, 20),
+    **{f"Flip {n} coins. This attack does {per} damage for each heads.":
+       _effect(Op.COINS_DAMAGE, n, per)
+       for n, per in ((2, 20), (2, 30), (2, 50), (2, 80), (2, 100), (4, 40))},
+    "Flip a coin. If heads, this attack does 30 more damage.": _effect(Op.COIN_BONUS, 30, 1),
+    "Flip 2 coins. If both of them are heads, this attack does 80 more damage.":
+        _effect(Op.COIN_BONUS, 80, 2),
+    "Flip a coin. If heads, heal 60 damage from this Pokémon.": _effect(Op.HEAL_SELF, 60, 1),
+    "This attack does 30 damage for each of your Benched Pokémon.":
+        _effect(Op.DAMAGE_PER_OWN_BENCH, 30, 0, 1),
+    "Draw a card.": _effect(Op.DRAW, 1),
+    **{f"{cond}, this attack does {bonus} more damage.":
+       _effect(Op.CONDITIONAL_BONUS, BONUS_CONDITIONS.index(kind), bonus)
+       for cond, kind, bonus in (
+           ("If this Pokémon has damage on it", "attacker damaged", 60),
+           ("If your opponent's Active Pokémon has damage on it", "defender damaged", 60),
+           ("If your opponent's Active Pokémon is Poisoned", "defender Poisoned", 50),
+           ("If your opponent's Active Pokémon is an Evolution Pokémon", "defender evolved",
+            40))},
+    **{f"This attack does {per} more damage for each Energy attached to your opponent's "
+       f"Active Pokémon.": _effect(Op.BONUS_PER_DEFENDER_ENERGY, per) for per in (20, 30)},
+    **{f"Take {a} {{{symbol}}} Energy from your Energy Zone and attach it to this Pokémon.":
+       _effect(Op.ZONE_ATTACH_SELF, etype)
+       for a, symbol, etype in (("1", "M", EType.METAL), ("a", "G", EType.GRASS),
+                                ("a", "L", EType.LIGHTNING))},
+    **{f"If this Pokémon has at least {n} extra {{{symbol}}} Energy attached, this attack does "
+       f"{bonus} more damage.": _effect(Op.EXTRA_ENERGY_BONUS, etype, n, bonus)
+       for symbol, etype, n, bonus in (("F", EType.FIGHTING, 2, 50),
+                                       ("L", EType.LIGHTNING, 2, 80),
+                                       ("W", EType.WATER, 3, 70))},
+    "Discard 1 {R} Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, EType.FIRE, 1),
+    "Discard a {M} Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, EType.METAL, 1),
+    "This attack also does 20 damage to each of your opponent's Benched Pokémon.":
+        _effect(Op.OPPONENT_BENCH_DAMAGE, 20),
+    **{f"Your opponent's Active Pokémon is now {c}.":
+       _effect(Op.INFLICT_STATUS, CONDITIONS.index(c)) for c in ("Poisoned", "Asleep", "Confused")},
+    **{f"Flip a coin. If heads, your opponent's Active Pokémon is now {c}.":
+       _effect(Op.INFLICT_STATUS, CONDITIONS.index(c), 1) for c in ("Burned", "Paralyzed")},
+    "This Pokémon is now Asleep.": _effect(Op.INFLICT_STATUS, CONDITIONS.index("Asleep"), 0, 1),
+    **{f"This Pokémon also does {n} damage to itself.": _effect(Op.SELF_DAMAGE, n)
+       for n in (10, 20, 30, 50, 70)},
+    "Flip a coin. If tails, this attack does nothing.": _effect(Op.COIN_OR_NOTHING),
 }
 
 

@@ -7,7 +7,10 @@ import pytest
 
 from jaxenvs.tcgjax.cards import (
     DeckError, card, card_names, card_table, deck_errors, load_deck, sample_decks)
-from jaxenvs.tcgjax.effects import EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text
+from jaxenvs.tcgjax._src.state import STATUSES
+from jaxenvs.tcgjax.effects import (
+    CONDITIONS, EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text)
+from jaxenvs.tcgjax.reference.state import Status
 from tests.benchmark_scripts import load_tool
 
 build_cards = load_tool("tcgjax_cards")
@@ -59,7 +62,7 @@ def test_unknown_id_names_it():
         card("A9-999")
 
 
-def test_the_23_sample_texts_are_exactly_the_implemented_ones():
+def test_the_sample_texts_are_implemented_and_every_encoded_text_is_a_card_text():
     raw = {c["id"]: c for c in json.loads(build_cards.TABLE.read_text())["cards"]}
     texts = set()
     for deck in sample_decks().values():
@@ -70,7 +73,15 @@ def test_the_23_sample_texts_are_exactly_the_implemented_ones():
                 if entry[part]:
                     texts.add(entry[part]["text"])
     assert len(texts) == 23
-    assert {normalize_text(t) for t in texts} == set(EFFECTS)
+    assert {normalize_text(t) for t in texts} <= set(EFFECTS)
+    every = {normalize_text(t) for c in raw.values()
+             for t in [a["text"] for a in c["attacks"]]
+             + [c[part]["text"] for part in ("ability", "trainer") if c[part]] if t}
+    assert set(EFFECTS) <= every
+
+
+def test_conditions_are_in_both_engines_order():
+    assert [c.lower() for c in CONDITIONS] == list(STATUSES) == [s.value for s in Status]
 
 
 def test_normalization_of_apostrophes_and_minus():

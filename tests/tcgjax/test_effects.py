@@ -1,4 +1,5 @@
-"""L1: one test per implemented effect text (the 23 texts of the sample decks).
+"""L1: a test for every implemented effect text (one per text, or one per opcode taking each
+card that uses it).
 
 Each test builds a position, plays the card, ability or attack, and checks the known outcome;
 the ScriptedRandomSource fixes every coin and fails on an unexpected one.
@@ -20,6 +21,7 @@ BULBASAUR, VENUSAUR, EXEGGCUTE, EXEGGUTOR = "A1-001", "A1-004", "A1-021", "A1-02
 EKANS, ARBOK, KOFFING, WEEZING = "A1-164", "A1-165", "A1-176", "A1-177"
 RESEARCH, POKEBALL, POTION, XSPEED, REDCARD = "P-A-007", "P-A-005", "P-A-001", "P-A-002", "P-A-006"
 SABRINA, GIOVANNI, ERIKA, MISTY, KOGA = "A1-225", "A1-223", "A1-219", "A1-220", "A1-222"
+SNORLAX = "A1-211"  # 150 HP, {C}, weak to {F}
 
 
 def next_turn_rng(**kw):
@@ -203,13 +205,17 @@ def test_corner_defender_cannot_retreat_next_turn():
     assert game.turn == 6 and A.retreat(1) in legal_actions(game)
 
 
-def test_blizzard_damages_each_opponent_bench_pokemon():
-    game = position(player(pokemon(ARTICUNO, energy="WWW"), energy=("Water",)),
+@pytest.mark.parametrize("attacker, k, active, benched", [
+    (ARTICUNO, 1, 80, 10),     # Articuno ex, Blizzard
+    ("P-A-070", 0, 60, 20),    # Alolan Ninetales, Blizzard
+])
+def test_blizzard_damages_each_opponent_bench_pokemon(attacker, k, active, benched):
+    game = position(player(pokemon(attacker, energy="WWW"), energy=("Water",)),
                     player(MEWTWO, bench=[pokemon(ZAPDOS, damage=125), None, VOLTORB]),
                     rng=next_turn_rng())
-    step(game, A.attack(1))
+    step(game, A.attack(k))
     opp = game.players[1]
-    assert opp.active.damage == 80 and opp.slots[3].damage == 10  # no weakness on the Bench
+    assert opp.active.damage == active and opp.slots[3].damage == benched  # no weakness there
     assert opp.slots[1] is None and game.players[0].points == 2  # Zapdos ex knocked out
 
 
@@ -227,6 +233,8 @@ def test_hydro_bazooka_needs_two_extra_water(energy, damage):
     (CHARIZARD, "RRRR", 1, 2),   # Crimson Storm: discard 2 {R}
     (CHARMANDER, "RR", 0, 1),    # Ember: discard a {R}
     (MEWTWO, "PPPP", 1, 2),      # Psydrive: discard 2 {P}
+    ("A1-038", "RR", 0, 1),      # Ninetales, Flamethrower: discard 1 {R}
+    ("P-A-079", "MMM", 0, 2),    # Dusk Mane Necrozma, Black Metal: discard a {M}
 ])
 def test_attacks_that_discard_own_energy(attacker, energy, k, left):
     game = position(player(pokemon(attacker, energy=energy), energy=("Fire",)),
@@ -234,7 +242,8 @@ def test_attacks_that_discard_own_energy(attacker, energy, k, left):
     defender = game.players[1].active
     step(game, A.attack(k))
     assert game.players[0].active.energy_count() == left
-    assert defender.damage == {CHARIZARD: 200, CHARMANDER: 30, MEWTWO: 150}[attacker]
+    assert defender.damage == {CHARIZARD: 200, CHARMANDER: 30, MEWTWO: 150, "A1-038": 90,
+                               "P-A-079": 100}[attacker]
 
 
 def test_crimson_storm_knocks_out_and_discards():
@@ -298,3 +307,199 @@ def test_thundering_hurricane_50_per_heads(coins, damage):
     step(game, A.attack(1))
     assert defender.damage == damage
     assert (game.players[1].active is None) == (damage >= 150)
+
+
+# ------------------------------------------------------ attacks of cards outside the samples
+
+
+@pytest.mark.parametrize("attacker, energy, heal, damage", [
+    ("A1-024", "GG", 10, 40),     # Tangela, Absorb
+    ("P-A-014", "WWW", 20, 80),   # Lapras ex, Bubble Drain
+    ("P-A-034", "W", 20, 0),      # Piplup, Nap (no damage printed)
+])
+def test_attacks_that_heal_the_attacker(attacker, energy, heal, damage):
+    game = position(player(pokemon(attacker, damage=30, energy=energy), energy=("Water",)),
+                    player(SNORLAX), rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[0].active.damage == 30 - heal
+    assert game.players[1].active.damage == damage
+
+
+@pytest.mark.parametrize("attacker, energy, coins, damage", [
+    ("P-A-082", "D", [True, True], 40),          # Poipole, 2-Step: 2 coins x 20
+    ("A1-203", "W", [True, False], 30),          # Kangaskhan, Dizzy Punch: 2 x 30
+    ("A1-026", "GG", [False, False], 0),         # Pinsir, Double Horn: 2 x 50
+    ("A1-153", "FF", [False, True], 80 + 20),    # Marowak ex, Bonemerang: 2 x 80, weakness
+    ("A1-136", "PPWW", [True, True], 200),       # Golurk, Double Lariat: 2 x 100
+    ("A1-102", "LW", [True, False, True, True], 120),  # Jolteon, Pin Missile: 4 x 40
+])
+def test_attacks_that_do_damage_per_heads(attacker, energy, coins, damage):
+    game = position(player(pokemon(attacker, energy=energy)), player(SNORLAX, bench=[VOLTORB]),
+                    rng=next_turn_rng(coins=coins))
+    defender = game.players[1].active
+    step(game, A.attack(0))
+    assert defender.damage == damage and not game.rng.coins
+    assert game.players[0].points == (damage >= 150)
+
+
+@pytest.mark.parametrize("coin, damage", [(True, 60), (False, 30)])
+def test_stomp_coin_adds_30(coin, damage):
+    game = position(player(pokemon("A1-022", energy="G")), player(SNORLAX),  # Exeggutor
+                    rng=next_turn_rng(coins=[coin]))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+@pytest.mark.parametrize("attacker, energy, damage", [
+    ("P-A-055", "FFF", 70), ("P-A-055", "FFFF", 120),   # Machamp, Power Press: 2 extra {F}
+    ("P-A-036", "LLL", 40), ("P-A-036", "LLLL", 120),   # Electivire: 2 extra {L}, +80
+    ("A1-079", "WWW", 20), ("A1-079", "WWWW", 90),      # Lapras, Hydro Pump: 3 extra {W}, +70
+    ("A1-079", "WWWL", 20),                             # the {L} is not {W}
+])
+def test_attacks_that_need_extra_energy_of_their_type(attacker, energy, damage):
+    game = position(player(pokemon(attacker, energy=energy)), player(MEWTWO),  # weak to {D}
+                    rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+@pytest.mark.parametrize("attacker, energy, coins, before, target, after, damage", [
+    ("A1-017", "G", [], (), 1, {Status.POISONED}, 30 + 10),   # Venomoth; checkup: Poison 10
+    ("A1-093", "WW", [False], (), 1, {Status.ASLEEP}, 40),    # Frosmoth; checkup coin: sleeps
+    ("A1-093", "WW", [False], (Status.CONFUSED, Status.POISONED), 1,
+     {Status.ASLEEP, Status.POISONED}, 40 + 10),              # Asleep replaces Confused
+    ("P-A-038", "P", [], (), 1, {Status.CONFUSED}, 0),        # Misdreavus, Confuse Ray
+    ("P-A-073", "WW", [True, False], (), 1, {Status.BURNED}, 80 + 20),  # Toucannon, heads
+    ("P-A-073", "WW", [False], (), 1, set(), 80),                       # tails: no Burn
+    ("A1-083", "WWW", [True], (), 1, {Status.PARALYZED}, 60),  # Articuno, Ice Beam, heads
+    ("P-A-049", "WWWW", [False], (), 0, {Status.ASLEEP}, 100),  # Snorlax, Collapse: itself
+])
+def test_attacks_that_inflict_special_conditions(attacker, energy, coins, before, target,
+                                                 after, damage):
+    """The condition lands on the named Active (after any coin); the end-of-turn checkup then
+    runs as usual (its coins are the last scripted ones)."""
+    game = position(player(pokemon(attacker, energy=energy), energy=("Water",)),
+                    player(pokemon(SNORLAX, statuses=before)), rng=next_turn_rng(coins=coins))
+    step(game, A.attack(0))
+    assert game.players[target].active.statuses == after and not game.rng.coins
+    assert game.players[1].active.damage == damage
+    assert game.turn == 4 and game.current_player == 1
+
+
+@pytest.mark.parametrize("attacker, energy, recoil, damage", [
+    ("P-A-017", "F", 10, 30),        # Mankey, Reckless Charge
+    ("A1-041", "RRW", 20, 120),      # Arcanine ex, Inferno Onrush
+    ("A1-149", "FWWW", 50, 150),     # Golem, Double-Edge (knocks out Mewtwo ex)
+])
+def test_attacks_that_damage_the_attacker(attacker, energy, recoil, damage):
+    game = position(player(pokemon(attacker, energy=energy), energy=("Fire",)),
+                    player(MEWTWO, bench=[RALTS]), rng=next_turn_rng())  # Mewtwo ex, 150 HP
+    defender = game.players[1].active
+    step(game, A.attack(0))
+    assert game.players[0].active.damage == recoil and defender.damage == damage
+    assert game.players[0].points == 2 * (damage >= 150)
+
+
+def test_recoil_can_knock_out_the_attacker():
+    """Blacephalon's Beat Punk (130, 70 to itself) from 40 damage: it is knocked out by its own
+    attack, the opponent scores, and its owner promotes."""
+    game = position(player(pokemon("P-A-076", damage=40, energy="RRW"), bench=[VOLTORB],
+                           energy=("Fire",)), player(SNORLAX), rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].points == 1 and game.players[1].active.damage == 130
+    assert game.players[0].active is None and legal_actions(game) == [A.choose(1)]
+
+
+@pytest.mark.parametrize("coin, damage", [(True, 130 + 10), (False, 0)])
+def test_sky_attack_on_tails_does_nothing(coin, damage):
+    """Moltres's Sky Attack: heads, 130 (and Giovanni's +10); tails, nothing at all."""
+    game = position(player(pokemon("A1-046", energy="RWW"), hand=[GIOVANNI], energy=("Fire",)),
+                    player(SNORLAX, bench=[VOLTORB]), rng=next_turn_rng(coins=[coin]))
+    step(game, A.play(0))
+    defender = game.players[1].active
+    step(game, A.attack(0))
+    assert defender.damage == damage and not game.rng.coins
+
+
+@pytest.mark.parametrize("coins, damage", [([True, True], 160), ([True, False], 80),
+                                           ([False, True], 80)])
+def test_ko_crab_needs_both_heads(coins, damage):
+    game = position(player(pokemon("A1-069", energy="WWW"), energy=("Water",)),  # Kingler
+                    player(SNORLAX, bench=[VOLTORB]), rng=next_turn_rng(coins=coins))
+    defender = game.players[1].active
+    step(game, A.attack(0))
+    assert defender.damage == damage and not game.rng.coins
+
+
+@pytest.mark.parametrize("coin, left", [(True, 20), (False, 80)])
+def test_happy_punch_heals_60_on_heads(coin, left):
+    game = position(player(pokemon("P-A-098", damage=80, energy="WWWW"), energy=("Water",)),
+                    player(SNORLAX), rng=next_turn_rng(coins=[coin]))  # Blissey ex
+    step(game, A.attack(0))
+    assert game.players[0].active.damage == left and game.players[1].active.damage == 100
+
+
+@pytest.mark.parametrize("bench, damage", [([VOLTORB, MEWTWO], 60), ([], 0),
+                                           ([VOLTORB, RALTS, ZAPDOS], 90)])
+def test_do_the_wave_30_per_benched_pokemon_of_any_type(bench, damage):
+    game = position(player(pokemon("A1-213", energy="WWW"), bench=bench),  # Cinccino
+                    player(SNORLAX), rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+def test_pay_day_draws_a_card():
+    game = position(player(pokemon("A1-196", energy="W"), deck=[VOLTORB, ZAPDOS]),  # Meowth
+                    player(SNORLAX), rng=next_turn_rng())
+    step(game, A.attack(0))
+    me = game.players[0]
+    assert [c.id for c in me.hand] == [VOLTORB] and [c.id for c in me.deck] == [ZAPDOS]
+    assert game.players[1].active.damage == 10
+
+
+@pytest.mark.parametrize("attacker, energy, hurt, defender, damage", [
+    ("A1-142", "FF", 10, pokemon(MEWTWO), 40 + 60),           # Primeape, Fight Back
+    ("A1-142", "FF", 0, pokemon(MEWTWO), 40),
+    ("A1-091", "WW", 0, pokemon(SNORLAX, damage=30), 30 + 10 + 60),  # Bruxish, Second Strike
+    ("A1-091", "WW", 0, pokemon(SNORLAX), 10),
+    ("A1-175", "DDW", 0, pokemon(SNORLAX, statuses=(Status.POISONED,)),
+     70 + 50 + 10),                                            # Muk, Venoshock; checkup 10
+    ("A1-175", "DDW", 0, pokemon(SNORLAX, statuses=(Status.BURNED,)), 70),
+    ("P-A-097", "W", 0, pokemon(VOLTORB, "A1-100"), 20 + 40),  # Kangaskhan, Cross-Cut
+    ("P-A-097", "W", 0, pokemon(VOLTORB), 20),
+])
+def test_attacks_with_a_condition_for_more_damage(attacker, energy, hurt, defender, damage):
+    burned = Status.BURNED in defender.statuses
+    game = position(player(pokemon(attacker, damage=hurt, energy=energy)),
+                    player(defender, bench=[RALTS]),
+                    rng=next_turn_rng(coins=[True] * burned))  # the Burn's checkup coin
+    step(game, A.attack(0))
+    assert defender.damage == damage + 20 * burned
+
+
+@pytest.mark.parametrize("attacker, energy, defender_energy, damage", [
+    ("A1-117", "PWW", "WW", 60 + 2 * 30),   # Alakazam, Psychic
+    ("A1-117", "PWW", "", 60),
+    ("A1-127", "PW", "WWL", 30 + 3 * 20),   # Jynx, Psychic
+])
+def test_psychic_adds_damage_per_energy_on_the_defender(attacker, energy, defender_energy,
+                                                        damage):
+    game = position(player(pokemon(attacker, energy=energy)),
+                    player(pokemon(SNORLAX, energy=defender_energy)), rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+@pytest.mark.parametrize("attacker, energy, etype, damage", [
+    ("A1-181", "M", EType.METAL, 0),          # Meltan, Amass
+    ("P-A-060", "W", EType.GRASS, 0),         # Exeggcute, Growth Spurt
+    ("P-A-084", "L", EType.LIGHTNING, 20),    # Tapu Koko ex, Plasma Hurricane
+])
+def test_attacks_that_attach_zone_energy_to_the_attacker(attacker, energy, etype, damage):
+    game = position(player(pokemon(attacker, energy=energy), energy=("Water",)),
+                    player(SNORLAX), rng=next_turn_rng())
+    before = game.players[0].active.energy[etype]
+    step(game, A.attack(0))
+    assert game.players[0].active.energy[etype] == before + 1
+    assert game.players[0].active.energy_count() == 2
+    assert game.players[1].active.damage == damage

@@ -35,7 +35,7 @@ from jaxenvs.tcgjax._src.state import (AFTER_ATTACK, ASLEEP, ATTACH_BENCH, BURNE
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays, card_index
 from jaxenvs.tcgjax.cards import DECK_SIZE, Deck
 from jaxenvs.tcgjax.constants import OPENING_HAND, WEAKNESS_BONUS, WIN_POINTS, RuleOptions
-from jaxenvs.tcgjax.effects import EType, Op
+from jaxenvs.tcgjax.effects import BONUS_CONDITIONS, EType, Op
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE
 
 I32 = jnp.int32
@@ -766,36 +766,59 @@ def attack_effect(key, state: GameState, p, k):
     damage = _card("attack_damage", active)[k]
     effect = _card("attack_effect", active)[k]
     op, a, b, c = effect[0], effect[1], effect[2], effect[3]
-    n_coins = jnp.select([op == Op.COIN_BONUS, (op == Op.COINS_ZONE_ATTACH_BENCH)
-                          | (op == Op.COINS_DAMAGE)], [1, a], 0)
+    n_coins = jnp.select([op == Op.COIN_OR_NOTHING,
+                          (op == Op.COINS_ZONE_ATTACH_BENCH) | (op == Op.COINS_DAMAGE),
+                          (op == Op.COIN_BONUS) | (op == Op.INFLICT_STATUS)
+                          | (op == Op.HEAL_SELF)], [1, a, b], 0)
     state, heads = coins(key, state, n_coins)
     me, opp = base_me, base_opp = player(state, p), player(state, 1 - p)
     bench = occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
-    bench_of_type = bench & (_card("type", top_cards(me)) == b)
+    bench_of_type = bench & ((_card("type", top_cards(me)) == b) | (c == 1))  # c: any type
     opp_bench = occupied(opp) & (jnp.arange(NUM_SLOTS) > 0)
     cost = _card("attack_cost", active)[k]
     extra = extra_energy(me.energy[0], cost, a)
+    condition_holds = jnp.stack([me.damage[0] > 0, opp.damage[0] > 0,
+                                 opp.status[0, POISONED],
+                                 _card("stage", top_cards(opp)[0]) > 0])  # BONUS_CONDITIONS
     base = jnp.select(
         [op == Op.EXTRA_ENERGY_BONUS, op == Op.COIN_BONUS, op == Op.DAMAGE_PER_OWN_BENCH,
-         op == Op.COINS_DAMAGE],
-        [damage + jnp.where(extra >= b, c, 0), damage + a * heads, a * jnp.sum(bench_of_type),
-         b * heads], damage)
+         op == Op.COINS_DAMAGE, op == Op.COIN_OR_NOTHING, op == Op.CONDITIONAL_BONUS,
+         op == Op.BONUS_PER_DEFENDER_ENERGY],
+        [damage + jnp.where(extra >= b, c, 0), damage + jnp.where(heads == b, a, 0),
+         a * jnp.sum(bench_of_type), b * heads, jnp.where(heads > 0, damage, 0),
+         damage + jnp.where(condition_holds[jnp.clip(a, 0, len(BONUS_CONDITIONS) - 1)], b, 0),
+         damage + a * jnp.sum(opp.energy[0])], damage)
+    inflict = (op == Op.INFLICT_STATUS) & (heads >= b)
+    me = _draw_n(me, jnp.where(op == Op.DRAW, a, 0), _max_arg(Op.DRAW, 0))
     me = me.replace(
-        energy=jnp.where(op == Op.DISCARD_OWN_ENERGY,
-                         me.energy.at[0, a].add(-jnp.minimum(b, me.energy[0, a])), me.energy),
-        damage=jnp.where(op == Op.HEAL_SELF,
-                         me.damage.at[0].set(jnp.maximum(0, me.damage[0] - a)), me.damage))
+        energy=jnp.select([op == Op.DISCARD_OWN_ENERGY, op == Op.ZONE_ATTACH_SELF],
+                          [me.energy.at[0, a].add(-jnp.minimum(b, me.energy[0, a])),
+                           me.energy.at[0, a].add(1)], me.energy),
+        damage=jnp.select([(op == Op.HEAL_SELF) & (heads >= b), op == Op.SELF_DAMAGE],
+                          [me.damage.at[0].set(jnp.maximum(0, me.damage[0] - a)),
+                           me.damage.at[0].add(a)], me.damage),
+        status=jnp.where(inflict & (c == 1), me.status.at[0].set(with_status(me.status[0], a)),
+                         me.status))
     opp = opp.replace(
         cant_retreat_turn=jnp.where(op == Op.DEFENDER_CANT_RETREAT,
                                     opp.cant_retreat_turn.at[0].set(state.turn + 1),
                                     opp.cant_retreat_turn),
         damage=jnp.where((op == Op.OPPONENT_BENCH_DAMAGE) & opp_bench, opp.damage + a,
-                         opp.damage))
+                         opp.damage),
+        status=jnp.where(inflict & (c == 0),
+                         opp.status.at[0].set(with_status(opp.status[0], a)), opp.status))
     state = set_player(set_player(state, p, me, base_me), 1 - p, opp, base_opp)
     dance = (op == Op.COINS_ZONE_ATTACH_BENCH) & jnp.any(bench_of_type)
     for i in range(MAX_PENDING):
         state = push_choice(state, ATTACH_BENCH, p, b, dance & (i < heads))
     return state, base
+
+
+def with_status(flags, condition):
+    """A Pokémon's status ``flags`` with ``condition`` added: Asleep, Paralyzed and Confused
+    replace one another (``reference/state.py``, ``add_status``)."""
+    exclusive = jnp.arange(flags.shape[0]) >= ASLEEP
+    return jnp.where((condition >= ASLEEP) & exclusive, False, flags).at[condition].set(True)
 
 
 def attack(key, state: GameState, k) -> GameState:

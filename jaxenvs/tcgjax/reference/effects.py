@@ -195,8 +195,10 @@ def discard_own_energy(game: Game, p: int, attack: Attack, args) -> int:
 
 
 def coin_bonus(game: Game, p: int, attack: Attack, args) -> int:
-    """Tropical Swing: one coin, heads +bonus."""
-    return attack.damage + (args[0] if game.rng.coin() else 0)
+    """Tropical Swing (one coin), KO Crab (two): flip ``coins``, all heads +bonus."""
+    bonus, coins = args[0], args[1]
+    heads = sum(game.rng.coin() for _ in range(coins))
+    return attack.damage + (bonus if heads == coins else 0)
 
 
 def coins_zone_attach_bench(game: Game, p: int, attack: Attack, args) -> int:
@@ -214,14 +216,17 @@ def coins_zone_attach_bench(game: Game, p: int, attack: Attack, args) -> int:
 
 
 def damage_per_own_bench(game: Game, p: int, attack: Attack, args) -> int:
-    """Circle Circuit: ``per`` for each of your Benched Pokémon of ``type``."""
+    """Circle Circuit: ``per`` for each of your Benched Pokémon of ``type``; Do the Wave
+    (``any``): for each of them."""
+    per, etype, any_type = args
     me = game.players[p]
-    return args[0] * sum(me.slots[j].card.type == args[1] for j in me.bench_slots())
+    return per * sum(any_type or me.slots[j].card.type == etype for j in me.bench_slots())
 
 
 def heal_self(game: Game, p: int, attack: Attack, args) -> int:
-    """Giant Bloom: heal ``amount`` from the attacker."""
-    game.players[p].active.heal(args[0])
+    """Giant Bloom: heal ``amount`` from the attacker; Happy Punch (``coin``): on heads."""
+    if not args[1] or game.rng.coin():
+        game.players[p].active.heal(args[0])
     return attack.damage
 
 
@@ -230,8 +235,57 @@ def coins_damage(game: Game, p: int, attack: Attack, args) -> int:
     return args[1] * sum(game.rng.coin() for _ in range(args[0]))
 
 
+def inflict_status(game: Game, p: int, attack: Attack, args) -> int:
+    """Poison Powder, Sleep Powder, Ice Beam (one coin), Collapse (on the attacker), ...: the
+    Special Condition ``CONDITIONS[condition]``, only on heads if ``coin``, on the opponent's
+    Active or, ``on_self``, on the attacker (replacing Asleep, Paralyzed or Confused)."""
+    condition, coin, on_self = args
+    if not coin or game.rng.coin():
+        game.players[p if on_self else 1 - p].active.add_status(list(Status)[condition])
+    return attack.damage
+
+
+def self_damage(game: Game, p: int, attack: Attack, args) -> int:
+    """Heat Tackle, Double-Edge, ...: the attacker also takes ``amount`` (no modifiers)."""
+    game.players[p].active.damage += args[0]
+    return attack.damage
+
+
+def coin_or_nothing(game: Game, p: int, attack: Attack, args) -> int:
+    """Sky Attack, Surprise Attack, ...: one coin, tails the attack does nothing."""
+    return attack.damage if game.rng.coin() else 0
+
+
+def draw_cards(game: Game, p: int, attack: Attack, args) -> int:
+    """Pay Day: draw ``n`` cards, as Professor's Research does."""
+    draw(game, p, None, args)
+    return attack.damage
+
+
+def conditional_bonus(game: Game, p: int, attack: Attack, args) -> int:
+    """Fight Back, Second Strike, Venoshock, Cross-Cut: +bonus if the condition
+    ``BONUS_CONDITIONS[condition]`` holds."""
+    condition, bonus = args[0], args[1]
+    me, opp = game.players[p].active, game.players[1 - p].active
+    holds = (me.damage > 0, opp.damage > 0, Status.POISONED in opp.statuses,
+             opp.card.stage > 0)[condition]
+    return attack.damage + (bonus if holds else 0)
+
+
+def bonus_per_defender_energy(game: Game, p: int, attack: Attack, args) -> int:
+    """Psychic (Alakazam, Jynx): +per for each energy attached to the opponent's Active."""
+    return attack.damage + args[0] * game.players[1 - p].active.energy_count()
+
+
+def zone_attach_self(game: Game, p: int, attack: Attack, args) -> int:
+    """Amass, Growth Spurt, Plasma Hurricane: one energy of ``type`` onto the attacker."""
+    game.players[p].active.energy[args[0]] += 1
+    return attack.damage
+
+
 ATTACKS = {
     Op.NONE: plain,
+    Op.DRAW: draw_cards,
     Op.DEFENDER_CANT_RETREAT: defender_cant_retreat,
     Op.OPPONENT_BENCH_DAMAGE: opponent_bench_damage,
     Op.EXTRA_ENERGY_BONUS: extra_energy_bonus,
@@ -241,4 +295,10 @@ ATTACKS = {
     Op.DAMAGE_PER_OWN_BENCH: damage_per_own_bench,
     Op.HEAL_SELF: heal_self,
     Op.COINS_DAMAGE: coins_damage,
+    Op.INFLICT_STATUS: inflict_status,
+    Op.SELF_DAMAGE: self_damage,
+    Op.COIN_OR_NOTHING: coin_or_nothing,
+    Op.CONDITIONAL_BONUS: conditional_bonus,
+    Op.BONUS_PER_DEFENDER_ENERGY: bonus_per_defender_energy,
+    Op.ZONE_ATTACH_SELF: zone_attach_self,
 }
