@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import Counter
+import os
+import random
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,6 +133,39 @@ def card(card_id: str) -> Card:
         raise KeyError(f"unknown card id {card_id!r}") from None
 
 
+def _game_facts(c: Card) -> tuple:
+    """What a card does in a game: its facts without id and texts (printings of a name that
+    differ only in art or typography have the same)."""
+    return (c.category, c.trainer_type, c.stage, c.evolves_from, c.hp, c.type, c.weakness,
+            c.retreat, c.is_ex, c.ability, c.trainer_effect, c.unimplemented,
+            tuple((a.name, a.cost, a.damage, a.damage_mod, a.does_damage, a.effect)
+                  for a in c.attacks))
+
+
+@functools.cache
+def _ids_by_name() -> dict[str, tuple[str, ...]]:
+    """Each name's printings that differ in game facts: one id per distinct card."""
+    kinds: dict[str, dict[tuple, str]] = defaultdict(dict)
+    for c in card_table().values():
+        kinds[c.name].setdefault(_game_facts(c), c.id)
+    return {name: tuple(facts.values()) for name, facts in kinds.items()}
+
+
+def card_id(id_or_name: str) -> str:
+    """The id of a card given by its id or by the name a player would type (``"Pikachu ex"``).
+    A name whose printings all play alike gives the first; a name whose printings differ
+    (Snorlax, Raichu, ...) or an unknown one raises ``KeyError`` saying what to give."""
+    if id_or_name in card_table():
+        return id_or_name
+    ids = _ids_by_name().get(id_or_name)
+    if ids is None:
+        raise KeyError(f"{id_or_name!r} is neither a card id nor a card name")
+    if len(ids) > 1:
+        raise KeyError(f"{id_or_name!r} names {len(ids)} different cards: give one of the ids "
+                       f"{', '.join(ids)}")
+    return ids[0]
+
+
 class DeckError(ValueError):
     """An illegal deck; the message says every rule it breaks."""
 
@@ -195,3 +230,82 @@ def sample_decks() -> dict[str, Deck]:
     """The six sample decks of ``data/decks.json`` by id."""
     raw = json.loads((DATA / "decks.json").read_text(encoding="utf-8"))
     return {d["id"]: load_deck(d["cards"], d["energy"], d["id"]) for d in raw}
+
+
+def load_decks(spec) -> list[Deck]:
+    """A pool of legal decks from ``spec``: a path to a JSON file of decks in
+    ``data/decks.json``'s form (a list of ``{"id", "cards", "energy"}``), or a list whose
+    entries are each a :class:`Deck`, a sample deck's id, or a dict ``{"cards": [card ids or
+    names, see card_id], "energy": [type names]}`` (``"id"`` optional). Raises :class:`DeckError` naming the entry
+    and every rule it breaks, or the file that cannot be read."""
+    if isinstance(spec, (str, os.PathLike)):
+        path = Path(spec).expanduser()
+        try:
+            spec = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise DeckError(f"cannot read decks from {str(path)!r}: {e}") from None
+    if isinstance(spec, (Deck, dict)) or not isinstance(spec, (list, tuple)) or not spec:
+        raise DeckError("decks: give a non-empty list of decks (Deck, sample deck id or "
+                        f"{{'cards': [...], 'energy': [...]}}), or a JSON file of them; got "
+                        f"{type(spec).__name__}")
+    return [_one_deck(entry, i) for i, entry in enumerate(spec)]
+
+
+def _one_deck(entry, i: int) -> Deck:
+    if isinstance(entry, Deck):
+        return load_deck([c.id for c in entry.cards], [t.name.capitalize() for t in entry.energy],
+                         entry.name)
+    if isinstance(entry, str):
+        if entry not in sample_decks():
+            raise DeckError(f"deck {i}: {entry!r} is not a sample deck "
+                            f"({', '.join(sorted(sample_decks()))})")
+        return sample_decks()[entry]
+    if (isinstance(entry, dict) and isinstance(entry.get("cards"), list)
+            and isinstance(entry.get("energy"), list)):
+        name = str(entry.get("id", f"deck {i}"))
+        ids, unknown = [], []
+        for given in entry["cards"]:
+            try:
+                ids.append(card_id(given) if isinstance(given, str) else given)
+            except KeyError as e:
+                unknown.append(e.args[0])
+        if unknown:
+            raise DeckError(f"illegal deck {name!r}:\n  " + "\n  ".join(dict.fromkeys(unknown)))
+        return load_deck(ids, entry["energy"], name)
+    raise DeckError(f"deck {i}: expected a Deck, a sample deck id or a dict with 'cards' and "
+                    f"'energy' lists, got {entry!r}")
+
+
+def random_deck(seed: int) -> Deck:
+    """A random legal deck of the implemented cards, for training on more than the sample
+    decks: evolution lines (1 or 2 copies of each card) and Trainers, 1 to 3 random Energy
+    Zone types. The same ``seed`` gives the same deck."""
+    rnd = random.Random(seed)
+    table = [c for c in card_table().values() if not c.unimplemented]
+    basics = [c for c in table if c.is_basic]
+    evolutions = defaultdict(list)
+    for c in table:
+        if c.is_pokemon and c.stage > 0:
+            evolutions[c.evolves_from].append(c)
+    trainers = [c for c in table if not c.is_pokemon]
+    ids, names = [], Counter()
+    while len(ids) < DECK_SIZE:
+        if not ids or rnd.random() < 0.6:
+            line = [rnd.choice(basics)]
+            while evolutions[line[-1].name] and rnd.random() < 0.7:
+                line.append(rnd.choice(evolutions[line[-1].name]))
+        else:
+            line = [rnd.choice(trainers)]
+        copies = rnd.choice((1, 2))
+        if (len(ids) + copies * len(line) <= DECK_SIZE
+                and all(names[c.name] + copies <= MAX_COPIES for c in line)):
+            for c in line:
+                ids += [c.id] * copies
+                names[c.name] += copies
+    types = [t.name.capitalize() for t in rnd.sample(ENERGY_TYPES, rnd.randint(1, 3))]
+    return load_deck(ids, types, f"random-{seed}")
+
+
+def random_decks(n: int, seed: int = 0) -> list[Deck]:
+    """``n`` random legal decks (``random_deck`` of seeds ``seed``, ``seed + 1``, ...)."""
+    return [random_deck(seed + i) for i in range(n)]

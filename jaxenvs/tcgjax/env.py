@@ -8,10 +8,12 @@
   ``obs["current_player"]``, the observation is that player's view. ``reward`` is the reward of
   the player who just acted, ``info["rewards"]`` both players' (float32[2]).
 
-Decks: ``params.deck0``, ``params.deck1`` index the sample decks in sorted id order
-(``lockstep.DECK_NAMES``; 0 darkness-weezing-arbok-koga, 1 fire-charizard-moltres,
+Decks: ``params.decks`` is a pool of decks, by default the sample decks in sorted id order
+(``DECK_NAMES``; 0 darkness-weezing-arbok-koga, 1 fire-charizard-moltres,
 2 grass-venusaur-exeggutor, 3 lightning-pikachu-zapdos, 4 psychic-mewtwo-gardevoir,
-5 water-blastoise). The observation is ``observe.observation`` (documented there), with a
+5 water-blastoise); ``make("TCGJax", decks=...)`` takes any legal decks
+(``cards.load_decks``; ``cards.random_decks`` makes random ones). ``params.deck0`` and
+``params.deck1`` index the pool; -1 draws that player's deck from the pool at each reset. The observation is ``observe.observation`` (documented there), with a
 boolean ``action_mask``. An action the mask forbids, or one outside ``0..NUM_ACTIONS-1``, is
 replaced by the first legal action (as in PokeJAX), and ``info["illegal_action"]`` is True for
 that step; the engine itself never sees an illegal action.
@@ -23,8 +25,12 @@ opponent uses ``fold_in(opponent key, j)``); ``step`` draws nothing from its key
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 from gymnax.environments import spaces
 
 from jaxenvs._src import branches, param_checks
@@ -32,7 +38,10 @@ from jaxenvs.environment import Environment
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax._src import engine, observe
 from jaxenvs.tcgjax._src.state import OVER, GameState, current_player, rewards
-from jaxenvs.tcgjax.cards import sample_decks
+from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_ids
+from jaxenvs.tcgjax.cards import (DECK_SIZE, MAX_ENERGY_TYPES, Deck, deck_errors, load_decks,
+                                  sample_decks)
+from jaxenvs.tcgjax.effects import EType
 from jaxenvs.tcgjax.types import TCGJaxParams, TCGJaxState
 
 DECK_NAMES = tuple(sorted(sample_decks()))
@@ -43,17 +52,66 @@ def with_game(state: TCGJaxState, game: GameState) -> TCGJaxState:
     return state.replace(game=game, mask=engine.legal_action_mask(game))
 
 
-def _decks():
-    arrays = [engine.deck_arrays(sample_decks()[n]) for n in DECK_NAMES]
-    return tuple(jnp.asarray([a[i] for a in arrays]) for i in range(3))
+#: The shapes of a pool's arrays after its first axis (``TCGJaxParams.decks``).
+POOL_SHAPES = {"cards": (DECK_SIZE,), "energy": (MAX_ENERGY_TYPES,), "num_energy": ()}
+
+
+def deck_pool(decks: list[Deck]) -> dict[str, jax.Array]:
+    """``decks`` as ``TCGJaxParams.decks`` holds them (``engine.deck_arrays`` of each)."""
+    arrays = [engine.deck_arrays(d) for d in decks]
+    return {name: jnp.asarray(np.stack([np.asarray(a[i], np.int32) for a in arrays]))
+            for i, name in enumerate(POOL_SHAPES)}
+
+
+@functools.cache
+def default_decks() -> dict[str, jax.Array]:
+    """The sample decks' pool (one copy, so that a make with it is not checked again)."""
+    return deck_pool([sample_decks()[n] for n in DECK_NAMES])
+
+
+def pool_problems(pool) -> list[str]:
+    """Why ``pool`` is not a pool of legal decks as ``deck_pool`` makes them; [] if it is."""
+    if not isinstance(pool, dict) or set(pool) != set(POOL_SHAPES):
+        return [f"decks must be a list of decks or a dict of {sorted(POOL_SHAPES)} arrays"]
+    arrays = {k: np.asarray(v) for k, v in pool.items()}
+    n = len(arrays["num_energy"]) if arrays["num_energy"].ndim == 1 else -1
+    bad = [k for k, shape in POOL_SHAPES.items()
+           if arrays[k].shape != (n, *shape) or arrays[k].dtype != np.int32]
+    if n < 1 or bad:
+        return [f"decks arrays must be int32 of shapes [N, 20], [N, 3], [N] with N >= 1, "
+                f"got {({k: (v.shape, str(v.dtype)) for k, v in arrays.items()})}"]
+    problems = []
+    for i in range(n):
+        cards, energy, count = arrays["cards"][i], arrays["energy"][i], arrays["num_energy"][i]
+        if not (np.all((cards >= 0) & (cards < NUM_CARDS)) and 1 <= count <= MAX_ENERGY_TYPES
+                and np.all((energy[:count] >= 0) & (energy[:count] <= EType.METAL))
+                and np.all(energy[count:] == -1)):
+            problems.append(f"deck {i}: card indices or energy types out of range")
+            continue
+        errors = deck_errors([card_ids()[c] for c in cards],
+                             [EType(t).name.capitalize() for t in energy[:count]])
+        problems += [f"deck {i}: {e}" for e in errors]
+    return problems
+
+
+def sample_pair(params: TCGJaxParams) -> tuple[str, str] | None:
+    """The two sample decks ``params`` plays (seat 0's, seat 1's), or None where it plays
+    another pool or draws its decks at each reset."""
+    default = default_decks()
+    same = params.decks is default or all(
+        np.array_equal(np.asarray(params.decks[k]), np.asarray(default[k])) for k in default)
+    ids = int(params.deck0), int(params.deck1)
+    return tuple(DECK_NAMES[i] for i in ids) if same and min(ids) >= 0 else None
 
 
 def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
     game_key, opponent_key = jax.random.split(key)
-    cards, types, num_types = _decks()
+    pool = params.decks
+    drawn = jax.random.randint(jax.random.fold_in(key, 2), (2,), 0, pool["num_energy"].shape[0])
     ids = jnp.stack([jnp.asarray(params.deck0), jnp.asarray(params.deck1)]).astype(jnp.int32)
-    game = engine.new_game(game_key, cards[ids], types[ids], num_types[ids], ids,
-                           params.rule_options)
+    ids = jnp.where(ids < 0, drawn, ids)
+    game = engine.new_game(game_key, pool["cards"][ids], pool["energy"][ids],
+                           pool["num_energy"][ids], ids, params.rule_options)
     return TCGJaxState(game=game, game_key=jax.random.key_data(game_key),
                        opponent_key=jax.random.key_data(opponent_key),
                        opponent_decisions=jnp.int32(0), time=jnp.int32(0),
@@ -146,13 +204,27 @@ class _Base(Environment):
     #: Written for JAX's default 32-bit mode (``Environment.supports_x64``).
     supports_x64 = False
 
+    #: ``decks`` may be a JSON file of decks (``Environment.file_params``).
+    file_params = ("decks",)
+
     @property
     def default_params(self) -> TCGJaxParams:
-        return TCGJaxParams()
+        return TCGJaxParams(decks=default_decks())
+
+    def make_params(self, **overrides: Any) -> TCGJaxParams:
+        """As ``Environment.make_params``; ``decks`` may also be a list of decks or a JSON
+        file of them (``cards.load_decks``, each checked for legality)."""
+        if "decks" in overrides and not isinstance(overrides["decks"], dict):
+            overrides["decks"] = deck_pool(load_decks(overrides["decks"]))
+        return super().make_params(**overrides)
 
     def check_params(self, params: TCGJaxParams) -> None:
+        problems = [] if params.decks is default_decks() else pool_problems(params.decks)
+        if problems:
+            raise ValueError(f"Invalid {self.name} decks: " + "; ".join(problems))
+        size = params.decks["num_energy"].shape[0]
         errors = param_checks.errors(
-            *(param_checks.integer(params, name, 0, len(DECK_NAMES) - 1)
+            *(param_checks.integer(params, name, -1, size - 1)
               for name in ("deck0", "deck1")),
             param_checks.integer(params, "agent_seat", 0, 1),
             param_checks.integer(params, "opponent", 0, 1),
@@ -162,8 +234,14 @@ class _Base(Environment):
             param_checks.boolean(params, "first_turn_supporter"))
         if errors:
             raise ValueError(f"Invalid {self.name} parameters: " + "; ".join(errors)
-                             + f" (decks: {dict(enumerate(DECK_NAMES))}; opponents: 0 random, "
-                               f"1 scripted)")
+                             + f" (decks: {self._deck_names(params)}, -1 drawn from them; "
+                               f"opponents: 0 random, 1 scripted)")
+
+    @staticmethod
+    def _deck_names(params: TCGJaxParams) -> str:
+        if params.decks is default_decks():
+            return str(dict(enumerate(DECK_NAMES)))
+        return f"0..{params.decks['num_energy'].shape[0] - 1} of the given pool"
 
     def is_terminated(self, state: TCGJaxState, params: TCGJaxParams) -> jax.Array:
         return state.game.phase == OVER

@@ -14,12 +14,19 @@ MAX_STEPS = 10_000
 
 @struct.dataclass
 class TCGJaxParams:
-    """Environment parameters (int32 and bool scalars; changing them does not recompile)."""
+    """Environment parameters (arrays and scalars; changing them does not recompile, a pool
+    of another size does)."""
 
+    decks: dict[str, jax.Array]
+    """The deck pool: ``cards`` int32[N, 20] (card table indices), ``energy`` int32[N, 3]
+    (Energy Zone types, -1 padded), ``num_energy`` int32[N] (``env.deck_pool``). ``make``
+    takes a list of decks or a JSON file of them (``cards.load_decks``); the default is the
+    six sample decks (``env.DECK_NAMES``)."""
     deck0: int = 3
-    """Player 0's deck, an index into ``DECK_NAMES`` (default lightning-pikachu-zapdos)."""
+    """Player 0's deck, an index into the pool (default lightning-pikachu-zapdos), or -1: drawn
+    from the pool at each reset."""
     deck1: int = 5
-    """Player 1's deck (default water-blastoise)."""
+    """Player 1's deck (default water-blastoise), as ``deck0``."""
     agent_seat: int = 0
     """``TCGJax``: the agent's seat, 0 or 1 (who goes first is the game's coin)."""
     opponent: int = 0

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from jaxenvs.tcgjax.cards import (
-    DeckError, card, card_names, card_table, deck_errors, load_deck, sample_decks)
+    DeckError, card, card_id, card_names, card_table, deck_errors, load_deck, load_decks,
+    random_deck, random_decks, sample_decks)
 from jaxenvs.tcgjax._src.state import STATUSES
 from jaxenvs.tcgjax.effects import (
     CONDITIONS, EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text)
@@ -146,3 +147,35 @@ def test_unimplemented_effect_is_named():
     errors = deck_errors(ids, ["Lightning"])
     assert any("A1-163 Grapploct: effect not implemented: 'Switch out your opponent" in e
                for e in errors)
+
+
+def test_a_card_is_named_by_id_or_by_the_name_a_player_types():
+    assert card_id("A1-211") == "A1-211" and card_id("Pikachu ex") == "A1-096"
+    with pytest.raises(KeyError, match="'Snorlax' names 2 different cards: .*A1-211, P-A-049"):
+        card_id("Snorlax")  # the Promo's Snorlax has another attack
+    with pytest.raises(KeyError, match="'Pikachoo' is neither a card id nor a card name"):
+        card_id("Pikachoo")
+
+
+def test_load_decks_from_ids_names_samples_and_a_file(tmp_path):
+    names = [card(i).name for i in SAMPLE]
+    path = tmp_path / "decks.json"
+    path.write_text(json.dumps([{"id": "mine", "cards": SAMPLE, "energy": ["Lightning"]}]))
+    decks = load_decks([{"cards": names, "energy": ["Lightning"]}, "water-blastoise",
+                        sample_decks()["fire-charizard-moltres"]]) + load_decks(str(path))
+    assert [d.cards for d in decks[:1]] == [d.cards for d in decks[3:]]
+    assert decks[1] == sample_decks()["water-blastoise"] and decks[3].name == "mine"
+    with pytest.raises(DeckError, match="'Snorlax' names 2 different cards"):
+        load_decks([{"cards": ["Snorlax"] * 2 + SAMPLE[2:], "energy": ["Water"]}])
+    with pytest.raises(DeckError, match="cannot read decks from"):
+        load_decks(str(tmp_path / "missing.json"))
+    with pytest.raises(DeckError, match="deck 1: expected a Deck"):
+        load_decks(["water-blastoise", 7])
+
+
+def test_random_decks_are_legal_and_repeatable():
+    decks = random_decks(20, seed=3)
+    assert all(deck_errors([c.id for c in d.cards], [t.name.capitalize() for t in d.energy])
+               == [] for d in decks)
+    assert decks == random_decks(20, seed=3) and decks[1] == random_deck(4)
+    assert len({d.cards for d in decks}) == 20

@@ -1,17 +1,14 @@
 """Whole games: every ordered pairing of the sample decks, invariants at every decision,
 determinism from a seed, and the JAX-defined random stream."""
 
-import collections
 import itertools
-import random
 
 import jax
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from jaxenvs.tcgjax import actions as A
-from jaxenvs.tcgjax.cards import DECK_SIZE, card_table, load_deck, sample_decks
-from jaxenvs.tcgjax.effects import ENERGY_TYPES
+from jaxenvs.tcgjax.cards import DECK_SIZE, random_deck, sample_decks
 from jaxenvs.tcgjax.reference import (
     Phase, RandomPolicy, ScriptedPolicy, action_mask, legal_actions, play_game, step)
 from jaxenvs.tcgjax.constants import TURN_LIMIT, WIN_POINTS
@@ -125,35 +122,6 @@ def test_game_driven_by_the_jax_stream_is_deterministic():
     a, b = run(), run()
     assert a.over and a.log == b.log and a.to_dict() == b.to_dict()
     assert a.to_dict()["rng_counter"] > 0
-
-
-def random_deck(seed: int):
-    """A random legal deck of implemented cards: evolution lines (1-2 copies) and Trainers,
-    1-3 random Energy Zone types. Exercises the cards and type mixes the samples lack."""
-    rnd = random.Random(seed)
-    table = [c for c in card_table().values() if not c.unimplemented]
-    basics = [c for c in table if c.is_basic]
-    evolutions = collections.defaultdict(list)
-    for c in table:
-        if c.is_pokemon and c.stage > 0:
-            evolutions[c.evolves_from].append(c)
-    trainers = [c for c in table if not c.is_pokemon]
-    ids, names = [], collections.Counter()
-    while len(ids) < DECK_SIZE:
-        if not ids or rnd.random() < 0.6:
-            line = [rnd.choice(basics)]
-            while evolutions[line[-1].name] and rnd.random() < 0.7:
-                line.append(rnd.choice(evolutions[line[-1].name]))
-        else:
-            line = [rnd.choice(trainers)]
-        copies = rnd.choice((1, 2))
-        if (len(ids) + copies * len(line) <= DECK_SIZE
-                and all(names[c.name] + copies <= 2 for c in line)):
-            for c in line:
-                ids += [c.id] * copies
-                names[c.name] += copies
-    types = [t.name.capitalize() for t in rnd.sample(ENERGY_TYPES, rnd.randint(1, 3))]
-    return load_deck(ids, types, f"random-{seed}")
 
 
 @settings(max_examples=30, deadline=None)

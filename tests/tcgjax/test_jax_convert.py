@@ -5,10 +5,9 @@ import itertools
 
 import numpy as np
 
-from tests.tcgjax.test_games import random_deck
 
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays, card_ids, card_index
-from jaxenvs.tcgjax.cards import sample_decks
+from jaxenvs.tcgjax.cards import random_deck, sample_decks
 from jaxenvs.tcgjax.reference import RandomPolicy, convert, play_game
 from jaxenvs.tcgjax.rng import PythonRandomSource
 

@@ -14,14 +14,13 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from tests.tcgjax.test_games import random_deck
 
 from jaxenvs._src.cpu_kernels.threefry import fast_key
 from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import OVER
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays
-from jaxenvs.tcgjax.cards import card_table, sample_decks
+from jaxenvs.tcgjax.cards import card_table, random_deck, sample_decks
 from jaxenvs.tcgjax.constants import TURN_LIMIT, RuleOptions
 from jaxenvs.tcgjax.reference import (RandomPolicy, Status, action_mask, convert, lockstep,
                                       new_game, rules, step)

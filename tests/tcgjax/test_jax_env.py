@@ -133,3 +133,65 @@ def test_illegal_and_out_of_range_actions_become_the_first_legal_action():
             is_legal = 0 <= action < A.NUM_ACTIONS and mask[action]
             assert flagged == (not is_legal)
             assert got == (action if is_legal else np.argmax(mask))
+
+
+def _cards_of(game, p: int) -> list[int]:
+    """Every card index player ``p`` holds (hand, deck, in play), sorted."""
+    me = jax.tree.map(lambda x: np.asarray(x)[p], game.players)
+    held = np.concatenate([me.hand, me.deck, me.stack.ravel()])
+    return sorted(held[held >= 0].tolist())
+
+
+def test_make_takes_a_pool_of_decks():
+    """A sample deck's id, a dict of card ids and a random legal deck: the game deals each
+    player the 20 cards of the deck its index names."""
+    from jaxenvs.tcgjax._src.tables import card_index
+    from jaxenvs.tcgjax.cards import random_deck, sample_decks
+
+    mewtwo = sample_decks()["psychic-mewtwo-gardevoir"]
+    pool = ["water-blastoise",
+            {"cards": [c.id for c in mewtwo.cards], "energy": ["Psychic"], "id": "mine"},
+            random_deck(3)]
+    env, params = jaxenvs.make("TCGJax2P", decks=pool, deck0=2, deck1=1)
+    obs, state = jax.jit(env.reset)(jax.random.key(0), params)
+    assert np.asarray(state.game.deck_ids).tolist() == [2, 1]
+    for p, deck in ((0, random_deck(3)), (1, mewtwo)):
+        assert _cards_of(state.game, p) == sorted(card_index()[c.id] for c in deck.cards)
+
+
+def test_minus_one_draws_each_players_deck_from_the_pool():
+    from jaxenvs.tcgjax.cards import random_decks
+
+    env, params = jaxenvs.make("TCGJax2P", decks=random_decks(4, seed=7), deck0=-1, deck1=-1)
+    reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
+    keys = jax.random.split(jax.random.key(1), 64)
+    ids = np.asarray(reset(keys, params)[1].game.deck_ids)
+    assert {tuple(i) for i in ids.tolist()} > {(0, 0)} and set(ids.ravel()) == {0, 1, 2, 3}
+    assert np.array_equal(ids, np.asarray(reset(keys, params)[1].game.deck_ids))
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"decks": []}, "non-empty list"),
+    ({"decks": ["no-such-deck"]}, "deck 0: 'no-such-deck' is not a sample deck"),
+    ({"decks": [{"cards": ["A1-096"] * 2, "energy": ["Lightning"]}]}, "exactly 20 cards"),
+    ({"decks": "/no/such/decks.json"}, "cannot read decks from '/no/such/decks.json'"),
+    ({"decks": ["water-blastoise", "fire-charizard-moltres"], "deck1": 2}, "deck1"),
+    ({"deck0": -2}, "deck0"),
+    ({"decks": {"cards": np.zeros((2, 20), np.int32)}}, "dict of"),
+])
+def test_bad_decks_are_refused_at_make(overrides, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        jaxenvs.make("TCGJax", **overrides)
+
+
+def test_a_pool_given_as_arrays_is_checked_deck_by_deck():
+    from jaxenvs.tcgjax.env import default_decks
+
+    pool = {k: np.array(v) for k, v in default_decks().items()}
+    assert jaxenvs.make("TCGJax", decks=pool)[1].decks["cards"].shape == (6, 20)
+    pool["cards"][1, :3] = pool["cards"][1, 0]  # three copies of one card
+    with pytest.raises(ValueError, match="deck 1: at most 2 copies per name: 3 x"):
+        jaxenvs.make("TCGJax", decks=pool)
+    pool["cards"][1, 0] = 10_000
+    with pytest.raises(ValueError, match="deck 1: card indices or energy types out of range"):
+        jaxenvs.make("TCGJax", decks=pool)

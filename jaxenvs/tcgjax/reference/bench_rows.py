@@ -16,20 +16,23 @@ from jaxenvs.tcgjax.reference import speed
 GAMES = 200
 
 
-def _measure(deck0: int, deck1: int) -> dict:
-    from jaxenvs.tcgjax.env import DECK_NAMES  # the env imports this package: import late
-
-    return speed.measure(GAMES, pairs=[(DECK_NAMES[deck0], DECK_NAMES[deck1])])
+def _measure(pair: tuple[str, str]) -> dict:
+    return speed.measure(GAMES, pairs=[pair])
 
 
 def _reference_fn(counted: str, agent_seat_only: bool):
     def reference_sps(batch_size: int, num_steps: int, params) -> float | None:
         """Decisions per second of the reference with ``params``' decks; ``None`` where the
-        env's setting has no counterpart here (agent in seat 1, the scripted opponent)."""
+        env's setting has no counterpart here (agent in seat 1, the scripted opponent, decks
+        other than a fixed pair of sample decks)."""
+        from jaxenvs.tcgjax.env import sample_pair  # the env imports this package: import late
+
         del batch_size, num_steps
-        if agent_seat_only and (int(params.agent_seat) != 0 or int(params.opponent) != 0):
+        pair = sample_pair(params)
+        if pair is None or (agent_seat_only and (int(params.agent_seat) != 0
+                                                 or int(params.opponent) != 0)):
             return None
-        return _measure(int(params.deck0), int(params.deck1))[counted]
+        return _measure(pair)[counted]
 
     return reference_sps
 

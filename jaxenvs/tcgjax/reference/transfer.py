@@ -40,7 +40,7 @@ from jaxenvs.ppo.policy import TrainedPolicy
 from jaxenvs.tcgjax._src import observe
 from jaxenvs.tcgjax._src.state import OVER, current_player
 from jaxenvs.tcgjax.cards import sample_decks
-from jaxenvs.tcgjax.env import DECK_NAMES, opponent_action, play
+from jaxenvs.tcgjax.env import opponent_action, play, sample_pair
 from jaxenvs.tcgjax.reference import RandomPolicy, convert, new_game, step
 from jaxenvs.tcgjax.rng import PythonRandomSource
 from jaxenvs.verify import tost
@@ -78,8 +78,13 @@ def seat(policy: TrainedPolicy) -> int:
 
 
 def decks(policy: TrainedPolicy) -> tuple[str, str]:
-    """The names of the checkpoint's two decks (seat 0's, seat 1's)."""
-    return DECK_NAMES[int(policy.env_params.deck0)], DECK_NAMES[int(policy.env_params.deck1)]
+    """The names of the checkpoint's two decks (seat 0's, seat 1's): a fixed pair of sample
+    decks, the matchups the transfer test plays."""
+    pair = sample_pair(policy.env_params)
+    if pair is None:
+        raise ValueError("the transfer test plays a fixed pair of sample decks; this checkpoint "
+                         "was trained on another pool or on decks drawn at each reset")
+    return pair
 
 
 def jax_wins(policy: TrainedPolicy, games: int, seed: int, greedy: bool = False
