@@ -83,13 +83,15 @@ class Op(enum.IntEnum):
     CONDITIONAL_BONUS = 24        # [condition, bonus]: +bonus if the BONUS_CONDITIONS entry holds
     BONUS_PER_DEFENDER_ENERGY = 25  # [per]: +per for each energy on the opponent's Active
     ZONE_ATTACH_SELF = 26         # [type]: attach 1 energy of type (not the turn's) to the attacker
+    DISCARD_DEFENDER_ENERGY = 27  # [coin]: (if ``coin``, on heads) discard a random energy of
+    #                               the opponent's Active
 
 
 #: The opcodes each kind of text may use (the others are not defined for that kind).
 OPS_BY_KIND = {
     "trainer": frozenset(Op(i) for i in range(1, 10)),
     "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE}),
-    "attack": frozenset({Op.NONE, Op.DRAW} | {Op(i) for i in range(12, 27)}),
+    "attack": frozenset({Op.NONE, Op.DRAW} | {Op(i) for i in range(12, 28)}),
 }
 
 
@@ -202,6 +204,10 @@ EFFECTS: dict[str, Effect] = {
     **{f"This Pokémon also does {n} damage to itself.": _effect(Op.SELF_DAMAGE, n)
        for n in (10, 20, 30, 50, 70)},
     "Flip a coin. If tails, this attack does nothing.": _effect(Op.COIN_OR_NOTHING),
+    "Discard a random Energy from your opponent's Active Pokémon.":
+        _effect(Op.DISCARD_DEFENDER_ENERGY, 0),
+    "Flip a coin. If heads, discard a random Energy from your opponent's Active Pokémon.":
+        _effect(Op.DISCARD_DEFENDER_ENERGY, 1),
 }
 
 

@@ -503,3 +503,25 @@ def test_attacks_that_attach_zone_energy_to_the_attacker(attacker, energy, etype
     assert game.players[0].active.energy[etype] == before + 1
     assert game.players[0].active.energy_count() == 2
     assert game.players[1].active.damage == damage
+
+
+@pytest.mark.parametrize("attacker, energy, coins, pick, left", [
+    ("A1-078", "WWWW", [], 2, "WW"),      # Gyarados, Hyper Beam: the 3rd of W, W, L goes
+    ("A1-078", "WWWW", [], 0, "WL"),
+    ("A1-178", "M", [True], 1, "WL"),     # Mawile, Crunch: heads
+    ("A1-178", "M", [False], None, "WWL"),  # tails: no energy picked
+])
+def test_attacks_that_discard_a_random_energy_of_the_defender(attacker, energy, coins, pick,
+                                                               left):
+    """The energy is the one ``randint(n)`` picks among the defender's n, in type order."""
+    game = position(player(pokemon(attacker, energy=energy), energy=("Water",)),
+                    player(pokemon(SNORLAX, energy="LWW")),
+                    rng=next_turn_rng(coins=coins, ints=[pick] if pick is not None else []))
+    defender = game.players[1].active
+    step(game, A.attack(0))
+    assert defender.energy == pokemon(SNORLAX, energy=left).energy and not game.rng.ints
+    # None on the defender: nothing to pick, no random call.
+    game = position(player(pokemon("A1-078", energy="WWWW")), player(SNORLAX),
+                    rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == 100 and not game.rng.ints

@@ -179,7 +179,7 @@ def _attack_positions(attacker, k: int):
     paid = "".join((own if t == EType.COLORLESS else symbol[EType(t)]) * n
                    for t, n in enumerate(cost) if n)
     poisoned = (Status.POISONED,)
-    defenders = (lambda: pokemon(SNORLAX), lambda: pokemon(SNORLAX, damage=140, energy="WW"),
+    defenders = (lambda: pokemon(SNORLAX, energy="LWW"), lambda: pokemon(SNORLAX, damage=140),
                  lambda: pokemon(VOLTORB, ELECTRODE, statuses=poisoned, energy="L"),
                  lambda: pokemon(SNORLAX, damage=140, statuses=poisoned))
     for (extra, hurt, confused), defender in zip(((0, 0, False), (3, 1, True), (0, 0, False),

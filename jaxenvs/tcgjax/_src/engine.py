@@ -767,10 +767,14 @@ def attack_effect(key, state: GameState, p, k):
     effect = _card("attack_effect", active)[k]
     op, a, b, c = effect[0], effect[1], effect[2], effect[3]
     n_coins = jnp.select([op == Op.COIN_OR_NOTHING,
-                          (op == Op.COINS_ZONE_ATTACH_BENCH) | (op == Op.COINS_DAMAGE),
+                          (op == Op.COINS_ZONE_ATTACH_BENCH) | (op == Op.COINS_DAMAGE)
+                          | (op == Op.DISCARD_DEFENDER_ENERGY),
                           (op == Op.COIN_BONUS) | (op == Op.INFLICT_STATUS)
                           | (op == Op.HEAL_SELF)], [1, a, b], 0)
     state, heads = coins(key, state, n_coins)
+    held = player(state, 1 - p).energy[0]  # the opponent's Active's energy, by type
+    strip = (op == Op.DISCARD_DEFENDER_ENERGY) & (heads >= a) & (jnp.sum(held) > 0)
+    state, unit = randint_if(key, state, jnp.sum(held), strip)
     me, opp = base_me, base_opp = player(state, p), player(state, 1 - p)
     bench = occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
     bench_of_type = bench & ((_card("type", top_cards(me)) == b) | (c == 1))  # c: any type
@@ -799,7 +803,9 @@ def attack_effect(key, state: GameState, p, k):
                            me.damage.at[0].add(a)], me.damage),
         status=jnp.where(inflict & (c == 1), me.status.at[0].set(with_status(me.status[0], a)),
                          me.status))
+    stripped = jnp.sum(jnp.cumsum(held) <= unit)  # the type of the energy ``unit`` picks
     opp = opp.replace(
+        energy=jnp.where(strip, opp.energy.at[0, stripped].add(-1), opp.energy),
         cant_retreat_turn=jnp.where(op == Op.DEFENDER_CANT_RETREAT,
                                     opp.cant_retreat_turn.at[0].set(state.turn + 1),
                                     opp.cant_retreat_turn),

@@ -283,6 +283,19 @@ def zone_attach_self(game: Game, p: int, attack: Attack, args) -> int:
     return attack.damage
 
 
+def discard_defender_energy(game: Game, p: int, attack: Attack, args) -> int:
+    """Hyper Beam; Crunch, Drill Run (``coin``: on heads only): discard a random energy of the
+    opponent's Active, the one ``randint(n)`` picks among its ``n`` counted in type order."""
+    if args[0] and not game.rng.coin():
+        return attack.damage
+    energy = game.players[1 - p].active.energy
+    if sum(energy):
+        k = game.rng.randint(sum(energy))
+        t = next(t for t in range(len(energy)) if k < sum(energy[:t + 1]))
+        energy[t] -= 1
+    return attack.damage
+
+
 ATTACKS = {
     Op.NONE: plain,
     Op.DRAW: draw_cards,
@@ -301,4 +314,5 @@ ATTACKS = {
     Op.CONDITIONAL_BONUS: conditional_bonus,
     Op.BONUS_PER_DEFENDER_ENERGY: bonus_per_defender_energy,
     Op.ZONE_ATTACH_SELF: zone_attach_self,
+    Op.DISCARD_DEFENDER_ENERGY: discard_defender_energy,
 }
