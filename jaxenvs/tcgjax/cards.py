@@ -65,8 +65,10 @@ class Card:
     is_ex: bool
     attacks: tuple[Attack, ...]
     ability_name: str | None
+    ability_text: str | None
     ability: Effect | None
     """Encoded ability effect (None: no ability, or not implemented: see ``unimplemented``)."""
+    trainer_text: str | None
     trainer_effect: Effect | None
     unimplemented: tuple[str, ...]
     """Texts of this card that the engine does not implement (a deck refuses the card)."""
@@ -108,7 +110,10 @@ def _card(raw: dict) -> Card:
                 weakness=_type(raw["weakness"]), retreat=raw["retreat"] or 0,
                 is_ex=raw["is_ex"], attacks=attacks,
                 ability_name=raw["ability"]["name"] if raw["ability"] else None,
-                ability=_effect(raw["ability"]), trainer_effect=_effect(raw["trainer"]),
+                ability_text=raw["ability"]["text"] if raw["ability"] else None,
+                ability=_effect(raw["ability"]),
+                trainer_text=raw["trainer"]["text"] if raw["trainer"] else None,
+                trainer_effect=_effect(raw["trainer"]),
                 unimplemented=tuple(raw["unimplemented"]))
 
 
@@ -236,8 +241,9 @@ def load_decks(spec) -> list[Deck]:
     """A pool of legal decks from ``spec``: a path to a JSON file of decks in
     ``data/decks.json``'s form (a list of ``{"id", "cards", "energy"}``), or a list whose
     entries are each a :class:`Deck`, a sample deck's id, or a dict ``{"cards": [card ids or
-    names, see card_id], "energy": [type names]}`` (``"id"`` optional). Raises :class:`DeckError` naming the entry
-    and every rule it breaks, or the file that cannot be read."""
+    names, see card_id], "energy": [type names]}`` (``"id"`` optional). Raises
+    :class:`DeckError` naming the entry and every rule it breaks, or the file that cannot be
+    read."""
     if isinstance(spec, (str, os.PathLike)):
         path = Path(spec).expanduser()
         try:
@@ -276,12 +282,32 @@ def _one_deck(entry, i: int) -> Deck:
                     f"'energy' lists, got {entry!r}")
 
 
-def random_deck(seed: int) -> Deck:
+def playable_cards() -> list[Card]:
+    """The cards a deck may hold: every text implemented (``unimplemented`` empty)."""
+    return [c for c in card_table().values() if not c.unimplemented]
+
+
+def line_of(card_id_: str) -> list[Card]:
+    """The playable evolution line ending in this card, Basic first (the first playable card
+    of each pre-evolution's name); ``DeckError`` if a pre-evolution is not playable."""
+    line = [card(card_id_)]
+    while line[0].evolves_from is not None:
+        name = line[0].evolves_from
+        before = next((c for c in playable_cards() if c.name == name), None)
+        if before is None:
+            raise DeckError(f"{card_id_} {line[-1].name}: no playable {name} to evolve from")
+        line.insert(0, before)
+    return line
+
+
+def random_deck(seed: int, featuring: str | None = None) -> Deck:
     """A random legal deck of the implemented cards, for training on more than the sample
-    decks: evolution lines (1 or 2 copies of each card) and Trainers, 1 to 3 random Energy
-    Zone types. The same ``seed`` gives the same deck."""
+    decks: evolution lines (1 or 2 copies of each card) and Trainers, after 2 copies of the
+    line of ``featuring`` (a card id) if given; as Energy Zone types, the (up to 3) types its
+    attacks cost most, or a random one if they cost only Colorless. The same arguments give
+    the same deck."""
     rnd = random.Random(seed)
-    table = [c for c in card_table().values() if not c.unimplemented]
+    table = playable_cards()
     basics = [c for c in table if c.is_basic]
     evolutions = defaultdict(list)
     for c in table:
@@ -289,6 +315,9 @@ def random_deck(seed: int) -> Deck:
             evolutions[c.evolves_from].append(c)
     trainers = [c for c in table if not c.is_pokemon]
     ids, names = [], Counter()
+    for c in line_of(featuring) if featuring is not None else []:
+        ids += [c.id] * MAX_COPIES
+        names[c.name] += MAX_COPIES
     while len(ids) < DECK_SIZE:
         if not ids or rnd.random() < 0.6:
             line = [rnd.choice(basics)]
@@ -302,8 +331,11 @@ def random_deck(seed: int) -> Deck:
             for c in line:
                 ids += [c.id] * copies
                 names[c.name] += copies
-    types = [t.name.capitalize() for t in rnd.sample(ENERGY_TYPES, rnd.randint(1, 3))]
-    return load_deck(ids, types, f"random-{seed}")
+    needed = Counter(t for i in ids for a in card(i).attacks
+                     for t, n in enumerate(a.cost) for _ in range(n) if EType(t) in ENERGY_TYPES)
+    types = [EType(t) for t, _ in sorted(needed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
+    types = types or [rnd.choice(ENERGY_TYPES)]
+    return load_deck(ids, [t.name.capitalize() for t in types], f"random-{seed}")
 
 
 def random_decks(n: int, seed: int = 0) -> list[Deck]:

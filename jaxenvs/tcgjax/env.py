@@ -13,8 +13,10 @@ Decks: ``params.decks`` is a pool of decks, by default the sample decks in sorte
 2 grass-venusaur-exeggutor, 3 lightning-pikachu-zapdos, 4 psychic-mewtwo-gardevoir,
 5 water-blastoise); ``make("TCGJax", decks=...)`` takes any legal decks
 (``cards.load_decks``; ``cards.random_decks`` makes random ones). ``params.deck0`` and
-``params.deck1`` index the pool; -1 draws that player's deck from the pool at each reset. The observation is ``observe.observation`` (documented there), with a
-boolean ``action_mask``. An action the mask forbids, or one outside ``0..NUM_ACTIONS-1``, is
+``params.deck1`` index the pool; -1 draws that player's deck from the pool at each reset.
+
+The observation is ``observe.observation`` (documented there), with a boolean
+``action_mask``. An action the mask forbids, or one outside ``0..NUM_ACTIONS-1``, is
 replaced by the first legal action (as in PokeJAX), and ``info["illegal_action"]`` is True for
 that step; the engine itself never sees an illegal action.
 

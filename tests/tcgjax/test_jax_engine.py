@@ -263,6 +263,31 @@ def test_whole_games_in_lock_step(form):
     assert {0, 1, None} <= outcomes
 
 
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_whole_games_of_random_decks_in_lock_step(form):
+    """L3 over the whole card pool: 540 games of random legal decks (``cards.random_deck``,
+    each featuring a card with a text) in lock-step. Between them they use every effect text a
+    legal deck can hold (5 more are only on cards whose pre-evolution is not implemented: the
+    L2 test of every attack text steps those)."""
+    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH, form=form, decks="random")
+    _assert_agree(run, bad, form)
+    assert set(run.used) == lockstep.featured_texts() and {0, 1} <= set(run.outcomes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_many_whole_games_of_random_decks_in_lock_step(form):
+    """L3, 10,260 games of random legal decks in each form; between them they use every
+    effect text a legal deck can hold."""
+    used = set()
+    for chunk in range(19):
+        run, bad = lockstep.check(BATCH, seed=10**5 + chunk * BATCH, batch=BATCH, form=form,
+                                  decks="random")
+        _assert_agree(run, bad, form)
+        used |= set(run.used)
+    assert used == lockstep.featured_texts()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("form", lockstep.FORMS)
 def test_many_whole_games_in_lock_step(form):

@@ -16,14 +16,14 @@ JAX only through ``JaxKeyRandomSource``.
 import hashlib
 from pathlib import Path
 
-from jaxenvs.tcgjax.reference.policies import RandomPolicy, ScriptedPolicy, play_game
+from jaxenvs.tcgjax.reference.policies import MixedPolicy, RandomPolicy, ScriptedPolicy, play_game
 from jaxenvs.tcgjax.reference.rules import action_mask, legal_actions, new_game, step
 from jaxenvs.tcgjax.reference.state import (Choice, ChoiceKind, Game, Phase, Player, PokemonInPlay,
                                             Status, game_from_dict)
 
-__all__ = ["Choice", "ChoiceKind", "Game", "Phase", "Player", "PokemonInPlay", "RandomPolicy",
-           "ScriptedPolicy", "Status", "action_mask", "game_from_dict", "legal_actions",
-           "new_game", "play_game", "step"]
+__all__ = ["Choice", "ChoiceKind", "Game", "MixedPolicy", "Phase", "Player", "PokemonInPlay",
+           "RandomPolicy", "ScriptedPolicy", "Status", "action_mask", "game_from_dict",
+           "legal_actions", "new_game", "play_game", "step"]
 
 from jaxenvs.tcgjax.reference import bench_rows  # noqa: E402,F401  (registers the bench row)
 from jaxenvs.verify.suite import ReferenceInfo, register_suite  # noqa: E402

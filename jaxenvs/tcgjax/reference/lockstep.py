@@ -25,7 +25,8 @@ import argparse
 import functools
 import itertools
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
 import jax
 import jax.numpy as jnp
@@ -34,10 +35,13 @@ import numpy as np
 from jaxenvs._src.loop_vmap import loop_vmap
 from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import GameState, rewards
-from jaxenvs.tcgjax.cards import Deck, sample_decks
+from jaxenvs.tcgjax import actions as A
+from jaxenvs.tcgjax.cards import (Deck, DeckError, card, line_of, playable_cards,
+                                  random_deck, sample_decks)
+from jaxenvs.tcgjax.effects import EFFECTS, normalize_text
 from jaxenvs.tcgjax.constants import RuleOptions
 from jaxenvs.tcgjax.reference import convert
-from jaxenvs.tcgjax.reference.policies import RandomPolicy
+from jaxenvs.tcgjax.reference.policies import MixedPolicy, RandomPolicy
 from jaxenvs.tcgjax.reference.rules import action_mask, new_game, step
 from jaxenvs.tcgjax.rng import PERMUTATION_SIZE, JaxKeyRandomSource, PythonRandomSource
 
@@ -127,6 +131,9 @@ class ReferenceRun:
     digests: list[np.ndarray]
     outcomes: list[int | None]
     options: RuleOptions = RuleOptions()
+    used: Counter = field(default_factory=Counter)
+    """Per implemented effect text (normalized), how often the games used it: an attack,
+    Trainer or ability with that text played (a Confused attack that fails included)."""
 
 
 def sample_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
@@ -138,12 +145,66 @@ def sample_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
             pairs)
 
 
-def reference_run(seeds, decks, deck_ids, options: RuleOptions = RuleOptions()) -> ReferenceRun:
-    """Play each game in the reference by ``options`` (random players, ``policy_seed``),
-    recording digests."""
+@functools.cache
+def featured_cards() -> tuple[str, ...]:
+    """The playable cards with an effect text whose line can be built (``cards.line_of``)."""
+    out = []
+    for c in playable_cards():
+        if any(a.text for a in c.attacks) or c.ability_text or c.trainer_text:
+            try:
+                line_of(c.id)
+            except DeckError:
+                continue
+            out.append(c.id)
+    return tuple(out)
+
+
+def featured_texts() -> set[str]:
+    """The effect texts (normalized) of ``featured_cards``: those a legal deck can play."""
+    return {normalize_text(t) for i in featured_cards() for c in [card(i)]
+            for t in [a.text for a in c.attacks] + [c.ability_text, c.trainer_text] if t}
+
+
+def random_deck_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
+    """(seeds, deck pairs, deck ids): game g, seed ``s = seed + g``, plays
+    ``random_deck(2 s, featuring=F[s % n])`` against ``random_deck(2 s + 1,
+    featuring=F[(s + n // 2) % n])``, F the ``featured_cards`` (n of them), so that every
+    ``n`` games feature every card with a text twice; deck ids -1 (not sample decks)."""
+    cards = featured_cards()
+    n = len(cards)
+    seeds = [seed + g for g in range(num_games)]
+    return (seeds, [(random_deck(2 * s, cards[s % n]), random_deck(2 * s + 1,
+                                                                   cards[(s + n // 2) % n]))
+                    for s in seeds], [(-1, -1)] * num_games)
+
+
+#: The games ``check`` plays, by name: their decks and the players' policy (random decks:
+#: ``MixedPolicy``, so that their evolutions and attacks get played).
+GAMES = {"sample": (sample_games, RandomPolicy), "random": (random_deck_games, MixedPolicy)}
+
+
+def used_text(game, action: int) -> str | None:
+    """The normalized effect text ``action`` uses in ``game``, if it uses one."""
+    kind, index, slot = A.decode(action)
+    me = game.players[game.current_player]
+    if kind == "attack":
+        text = me.active.card.attacks[index].text
+    elif kind in ("play", "play_on") and not me.hand[index].is_pokemon:
+        text = me.hand[index].trainer_text
+    elif kind == "ability":
+        text = me.slots[slot].card.ability_text
+    else:
+        return None
+    return normalize_text(text) if text else None
+
+
+def reference_run(seeds, decks, deck_ids, options: RuleOptions = RuleOptions(),
+                  policy=RandomPolicy) -> ReferenceRun:
+    """Play each game in the reference by ``options`` (both players ``policy`` of
+    ``PythonRandomSource(policy_seed(g, p))``), recording digests."""
     run = ReferenceRun(list(seeds), list(decks), list(deck_ids), [], [], [], options)
     for g, src in enumerate(sources(seeds)):
-        policies = [RandomPolicy(PythonRandomSource(policy_seed(g, p))) for p in (0, 1)]
+        policies = [policy(PythonRandomSource(policy_seed(g, p))) for p in (0, 1)]
         game = new_game(*decks[g], src, options)
         actions, digests = [], []
 
@@ -154,11 +215,13 @@ def reference_run(seeds, decks, deck_ids, options: RuleOptions = RuleOptions()) 
         record()
         while not game.over:
             actions.append(policies[game.current_player](game))
+            run.used[used_text(game, actions[-1])] += 1
             step(game, actions[-1])
             record()
         run.actions.append(actions)
         run.digests.append(np.stack(digests))
         run.outcomes.append(game.winner)
+    del run.used[None]
     return run
 
 
@@ -277,10 +340,13 @@ def first_divergence(run: ReferenceRun, g: int, batch: int = 1, form: str = "loo
 
 
 def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "loop",
-          options: RuleOptions = RuleOptions()) -> tuple[ReferenceRun, list[tuple[int, int]]]:
-    """Run ``num_games`` sample-deck games by ``options`` in both engines (the JAX one in
-    ``form``, ``batch_step``'s); the reference run and the disagreeing games."""
-    run = reference_run(*sample_games(num_games, seed), options)
+          options: RuleOptions = RuleOptions(), decks: str = "sample"
+          ) -> tuple[ReferenceRun, list[tuple[int, int]]]:
+    """Run ``num_games`` games of ``decks`` (``GAMES``: the sample decks' pairings or random
+    legal decks) by ``options`` in both engines (the JAX one in ``form``, ``batch_step``'s);
+    the reference run and the disagreeing games."""
+    games, policy = GAMES[decks]
+    run = reference_run(*games(num_games, seed), options, policy)
     return run, disagreements(run, jax_digests(run, batch, form))
 
 
@@ -290,6 +356,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--form", choices=FORMS, default="loop",
                         help="the JAX engine's batched form (batch_step)")
+    parser.add_argument("--decks", choices=sorted(GAMES), default="sample",
+                        help="the sample decks' pairings, or random legal decks of every "
+                             "implemented card")
     parser.add_argument("--turn-limit", type=int, default=RuleOptions.turn_limit)
     parser.add_argument("--no-first-turn-draw", action="store_true",
                         help="the first player does not draw on turn 1")
@@ -301,13 +370,21 @@ def main() -> None:
     options = RuleOptions(args.turn_limit, not args.no_first_turn_draw,
                           not args.no_first_turn_supporter)
     start = time.perf_counter()
-    run = reference_run(*sample_games(args.games, args.seed), options)
+    games, policy = GAMES[args.decks]
+    run = reference_run(*games(args.games, args.seed), options, policy)
     mid = time.perf_counter()
     bad = disagreements(run, jax_digests(run, form=args.form))
     end = time.perf_counter()
     steps = sum(len(a) for a in run.actions)
     print(f"{args.games} games, {steps} decisions: reference {mid - start:.1f} s, "
           f"JAX {end - mid:.1f} s (compile included); {len(bad)} games differ")
+    unused = sorted(set(EFFECTS) - set(run.used))
+    print(f"{len(run.used)} of {len(EFFECTS)} effect texts used ({len(featured_texts())} can be "
+          f"in a legal deck); uses per text:")
+    for text, n in run.used.most_common():
+        print(f"  {n:8d}  {text}")
+    if unused:
+        print("never used:\n  " + "\n  ".join(unused))
     if bad:
         print(first_divergence(run, bad[0][0], len(run.seeds), args.form))
 

@@ -4,6 +4,9 @@
   random source (not the game's, so the game's stream does not depend on who plays) and takes
   that index of the ascending list of legal action ids.
 * ``ScriptedPolicy``: a fixed heuristic, no randomness (see its docstring).
+* ``MixedPolicy``: at each decision a coin of its own source picks ``ScriptedPolicy``'s action
+  or ``RandomPolicy``'s: games that evolve and attack far more than random play, with every
+  legal action still possible (the lockstep games of random decks use it).
 """
 
 from __future__ import annotations
@@ -76,3 +79,15 @@ def play_game(deck0: Deck, deck1: Deck, rng: RandomSource, policies: tuple[Polic
             on_step(game, action)
         step(game, action)
     return game
+
+
+class MixedPolicy:
+    """``ScriptedPolicy``'s action on heads of ``rng.coin()``, else a ``RandomPolicy`` one
+    drawn from the same ``rng``."""
+
+    def __init__(self, rng: RandomSource):
+        self.rng = rng
+        self.scripted, self.random = ScriptedPolicy(), RandomPolicy(rng)
+
+    def __call__(self, game: Game) -> int:
+        return self.scripted(game) if self.rng.coin() else self.random(game)
