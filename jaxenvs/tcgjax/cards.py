@@ -282,20 +282,22 @@ def _one_deck(entry, i: int) -> Deck:
                     f"'energy' lists, got {entry!r}")
 
 
-def playable_cards() -> list[Card]:
+@functools.cache
+def playable_cards() -> tuple[Card, ...]:
     """The cards a deck may hold: every text implemented (``unimplemented`` empty)."""
-    return [c for c in card_table().values() if not c.unimplemented]
+    return tuple(c for c in card_table().values() if not c.unimplemented)
 
 
-def line_of(card_id_: str) -> list[Card]:
-    """The playable evolution line ending in this card, Basic first (the first playable card
-    of each pre-evolution's name); ``DeckError`` if a pre-evolution is not playable."""
-    line = [card(card_id_)]
+def line_of(top: str) -> list[Card]:
+    """The playable evolution line ending in card ``top`` (an id), Basic first (the first
+    playable card of each pre-evolution's name); ``DeckError`` if a pre-evolution is not
+    playable."""
+    line = [card(top)]
     while line[0].evolves_from is not None:
         name = line[0].evolves_from
         before = next((c for c in playable_cards() if c.name == name), None)
         if before is None:
-            raise DeckError(f"{card_id_} {line[-1].name}: no playable {name} to evolve from")
+            raise DeckError(f"{top} {line[-1].name}: no playable {name} to evolve from")
         line.insert(0, before)
     return line
 
@@ -335,7 +337,8 @@ def random_deck(seed: int, featuring: str | None = None) -> Deck:
                      for t, n in enumerate(a.cost) for _ in range(n) if EType(t) in ENERGY_TYPES)
     types = [EType(t) for t, _ in sorted(needed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
     types = types or [rnd.choice(ENERGY_TYPES)]
-    return load_deck(ids, [t.name.capitalize() for t in types], f"random-{seed}")
+    name = f"random-{seed}" + (f"-{featuring}" if featuring else "")
+    return load_deck(ids, [t.name.capitalize() for t in types], name)
 
 
 def random_decks(n: int, seed: int = 0) -> list[Deck]:

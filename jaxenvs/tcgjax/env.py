@@ -106,10 +106,17 @@ def sample_pair(params: TCGJaxParams) -> tuple[str, str] | None:
     return tuple(DECK_NAMES[i] for i in ids) if same and min(ids) >= 0 else None
 
 
+#: ``fold_in(reset key, DECK_DRAW)`` draws the decks of -1 seats: a key apart from the game's and
+#: the opponent's (the reset key's split), so that fixed decks play as they would without it.
+DECK_DRAW = 2
+
+
 def new_episode(key, params: TCGJaxParams) -> TCGJaxState:
+    """A game of ``params``' decks at its first decision, with the episode's keys."""
     game_key, opponent_key = jax.random.split(key)
     pool = params.decks
-    drawn = jax.random.randint(jax.random.fold_in(key, 2), (2,), 0, pool["num_energy"].shape[0])
+    drawn = jax.random.randint(jax.random.fold_in(key, DECK_DRAW), (2,), 0,
+                               pool["num_energy"].shape[0])
     ids = jnp.stack([jnp.asarray(params.deck0), jnp.asarray(params.deck1)]).astype(jnp.int32)
     ids = jnp.where(ids < 0, drawn, ids)
     game = engine.new_game(game_key, pool["cards"][ids], pool["energy"][ids],

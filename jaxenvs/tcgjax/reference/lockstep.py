@@ -1,8 +1,10 @@
 """Lock-step agreement of the JAX engine with the reference engine, over many games.
 
-Game ``g`` of a run: the ordered sample-deck pairing ``PAIRS[g % 36]``, game seed
-``seed + g`` (the JAX stream of ``rng.py``, in both engines), and both players random: the
-reference's ``RandomPolicy`` drawing from ``PythonRandomSource(policy_seed(g, p))``. The
+Game ``g`` of a run: the ordered sample-deck pairing ``PAIRS[g % 36]`` (or, ``--decks
+random``, two random legal decks, ``random_deck_games``), game seed ``seed + g`` (the JAX
+stream of ``rng.py``, in both engines), and both players random: the reference's
+``RandomPolicy`` (``MixedPolicy`` for random decks) drawing from
+``PythonRandomSource(policy_seed(g, p))``. The
 reference plays every game first and records its actions and, after every decision (and
 after ``new_game``), a 64-bit digest of its whole state (converted by ``convert.from_game``),
 its legal-action mask and its rewards. The JAX engine then replays all games at once (its own
@@ -345,6 +347,8 @@ def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "
     """Run ``num_games`` games of ``decks`` (``GAMES``: the sample decks' pairings or random
     legal decks) by ``options`` in both engines (the JAX one in ``form``, ``batch_step``'s);
     the reference run and the disagreeing games."""
+    if decks not in GAMES:
+        raise ValueError(f"decks must be one of {sorted(GAMES)}, got {decks!r}")
     games, policy = GAMES[decks]
     run = reference_run(*games(num_games, seed), options, policy)
     return run, disagreements(run, jax_digests(run, batch, form))
