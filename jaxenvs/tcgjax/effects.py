@@ -44,7 +44,7 @@ TYPE_BY_NAME = {t.name.capitalize(): t for t in EType}
 CONDITIONS = ("Poisoned", "Burned", "Asleep", "Paralyzed", "Confused")
 #: CONDITIONAL_BONUS's conditions, by argument value.
 BONUS_CONDITIONS = ("attacker damaged", "defender damaged", "defender Poisoned",
-                    "defender evolved")
+                    "defender evolved", "attacker evolved this turn", "attacker has a Tool")
 
 
 class Op(enum.IntEnum):
@@ -58,7 +58,8 @@ class Op(enum.IntEnum):
     HEAL = 4                      # [amount, type+1 or 0 for any]: heal one of your Pokémon
     ACTIVE_TO_HAND = 5            # [name, name]: your Active with one of these names -> hand
     COIN_UNTIL_TAILS_ATTACH = 6   # [type]: on one of your Pokémon of that type, +1 energy/heads
-    RANDOM_BASIC_TO_HAND = 7      # []: a uniformly random Basic Pokémon of your deck -> hand
+    RANDOM_POKEMON_TO_HAND = 7    # [type+1 or 0 for any, basic]: a uniformly random Pokémon
+    #                               of your deck of that type (only Basics if ``basic``) -> hand
     RETREAT_DISCOUNT = 8          # [amount]: this turn, your Active's retreat cost is lower
     OPPONENT_SHUFFLE_DRAW = 9     # [n]: opponent shuffles hand into deck, draws n
     # Abilities (used once per turn per Pokémon).
@@ -68,8 +69,10 @@ class Op(enum.IntEnum):
     DEFENDER_CANT_RETREAT = 12    # []: the Defending Pokémon can't retreat next turn
     OPPONENT_BENCH_DAMAGE = 13    # [amount]: also damage each opponent Benched Pokémon
     EXTRA_ENERGY_BONUS = 14       # [type, count, bonus]: +bonus if count extra energy of type
-    DISCARD_OWN_ENERGY = 15       # [type, count]: discard count energy of type from attacker
-    COIN_BONUS = 16               # [bonus, coins]: flip `coins`, all heads: +bonus damage
+    DISCARD_OWN_ENERGY = 15       # [type, count, all]: discard count energy of type from the
+    #                               attacker (``all``: every energy it has)
+    COIN_BONUS = 16               # [bonus, coins, recoil]: flip `coins`, all heads: +bonus
+    #                               damage, otherwise the attacker takes ``recoil``
     COINS_ZONE_ATTACH_BENCH = 17  # [coins, type]: per heads, attach type to a Benched Pokémon
     DAMAGE_PER_OWN_BENCH = 18     # [per, type, any]: damage = per x your Benched Pokémon of
     #                               type (of any type if ``any``)
@@ -85,13 +88,19 @@ class Op(enum.IntEnum):
     ZONE_ATTACH_SELF = 26         # [type]: attach 1 energy of type (not the turn's) to the attacker
     DISCARD_DEFENDER_ENERGY = 27  # [coin]: (if ``coin``, on heads) discard a random energy of
     #                               the opponent's Active
+    COIN_UNTIL_TAILS_DAMAGE = 28  # [per, more]: per x heads before the first tails (``more``:
+    #                               added to the printed damage)
+    DISCARD_DECK_TOPS = 29        # [n]: discard the top n cards of each player's deck
+    DISCARD_OPPONENT_HAND = 30    # [coin]: (if ``coin``, on heads) discard a random card of
+    #                               the opponent's hand
 
 
 #: The opcodes each kind of text may use (the others are not defined for that kind).
 OPS_BY_KIND = {
     "trainer": frozenset(Op(i) for i in range(1, 10)),
     "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE}),
-    "attack": frozenset({Op.NONE, Op.DRAW} | {Op(i) for i in range(12, 28)}),
+    "attack": frozenset({Op.NONE, Op.DRAW, Op.RANDOM_POKEMON_TO_HAND}
+                        | {Op(i) for i in range(12, 31)}),
 }
 
 
@@ -131,7 +140,8 @@ EFFECTS: dict[str, Effect] = {
     "{W} Energy from your Energy Zone and attach it to that Pokémon.":
         _effect(Op.COIN_UNTIL_TAILS_ATTACH, EType.WATER),
     # Items.
-    "Put a random Basic Pokémon from your deck into your hand.": _effect(Op.RANDOM_BASIC_TO_HAND),
+    "Put a random Basic Pokémon from your deck into your hand.":
+        _effect(Op.RANDOM_POKEMON_TO_HAND, 0, 1),
     "Heal 20 damage from 1 of your Pokémon.": _effect(Op.HEAL, 20, 0),
     "During this turn, the Retreat Cost of your Active Pokémon is 1 less.":
         _effect(Op.RETREAT_DISCOUNT, 1),
@@ -180,7 +190,10 @@ EFFECTS: dict[str, Effect] = {
            ("If your opponent's Active Pokémon has damage on it", "defender damaged", 60),
            ("If your opponent's Active Pokémon is Poisoned", "defender Poisoned", 50),
            ("If your opponent's Active Pokémon is an Evolution Pokémon", "defender evolved",
-            40))},
+            40),
+           ("If this Pokémon evolved during this turn", "attacker evolved this turn", 20),
+           ("If this Pokémon has a Pokémon Tool attached", "attacker has a Tool", 30),
+           ("If this Pokémon has a Pokémon Tool attached", "attacker has a Tool", 50))},
     **{f"This attack does {per} more damage for each Energy attached to your opponent's "
        f"Active Pokémon.": _effect(Op.BONUS_PER_DEFENDER_ENERGY, per) for per in (20, 30)},
     **{f"Take {a} {{{symbol}}} Energy from your Energy Zone and attach it to this Pokémon.":
@@ -208,6 +221,20 @@ EFFECTS: dict[str, Effect] = {
         _effect(Op.DISCARD_DEFENDER_ENERGY, 0),
     "Flip a coin. If heads, discard a random Energy from your opponent's Active Pokémon.":
         _effect(Op.DISCARD_DEFENDER_ENERGY, 1),
+    "Flip a coin. If heads, this attack does 40 more damage. If tails, this Pokémon also does 20 "
+    "damage to itself.": _effect(Op.COIN_BONUS, 40, 1, 20),
+    "Discard all Energy from this Pokémon.": _effect(Op.DISCARD_OWN_ENERGY, 0, 0, 1),
+    "Put 1 random {G} Pokémon from your deck into your hand.":
+        _effect(Op.RANDOM_POKEMON_TO_HAND, EType.GRASS + 1, 0),
+    "Put a random Pokémon from your deck into your hand.": _effect(Op.RANDOM_POKEMON_TO_HAND),
+    "Flip a coin until you get tails. This attack does 60 damage for each heads.":
+        _effect(Op.COIN_UNTIL_TAILS_DAMAGE, 60, 0),
+    "Flip a coin until you get tails. This attack does 30 more damage for each heads.":
+        _effect(Op.COIN_UNTIL_TAILS_DAMAGE, 30, 1),
+    "Discard the top 5 cards of each player's deck.": _effect(Op.DISCARD_DECK_TOPS, 5),
+    "Discard a random card from your opponent's hand.": _effect(Op.DISCARD_OPPONENT_HAND, 0),
+    "Flip a coin. If heads, discard a random card from your opponent's hand.":
+        _effect(Op.DISCARD_OPPONENT_HAND, 1),
 }
 
 

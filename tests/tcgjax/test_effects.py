@@ -525,3 +525,100 @@ def test_attacks_that_discard_a_random_energy_of_the_defender(attacker, energy, 
                     rng=next_turn_rng())
     step(game, A.attack(0))
     assert game.players[1].active.damage == 100 and not game.rng.ints
+
+
+@pytest.mark.parametrize("coin, damage, recoil", [(True, 80, 0), (False, 40, 20)])
+def test_thunder_punch_heads_adds_40_tails_hurts_the_attacker(coin, damage, recoil):
+    game = position(player(pokemon("A1-101", energy="LL")), player(SNORLAX),  # Electabuzz
+                    rng=next_turn_rng(coins=[coin]))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+    assert game.players[0].active.damage == recoil
+
+
+def test_thunderbolt_discards_all_energy():
+    game = position(player(pokemon(PIKACHU, "A1-095", energy="LLLWG")), player(SNORLAX),
+                    rng=next_turn_rng())  # Raichu
+    step(game, A.attack(0))
+    assert game.players[0].active.energy_count() == 0
+    assert game.players[1].active.damage == 140
+
+
+@pytest.mark.parametrize("attacker, energy, deck, pick, taken", [
+    ("A1-005", "G", [POTION, PIKACHU, BULBASAUR, MEWTWO, VENUSAUR], 1, VENUSAUR),  # Caterpie
+    ("P-A-052", "G", [BULBASAUR, POTION], 0, BULBASAUR),   # Sprigatito, Cry for Help
+    ("A1-005", "G", [POTION, PIKACHU], None, None),        # no {G} Pokémon: no call
+    ("P-A-093", "", [POTION, PIKACHU, VENUSAUR, MEWTWO], 2, MEWTWO),  # Cleffa, any Pokémon
+])
+def test_attacks_that_put_a_random_pokemon_from_the_deck_into_the_hand(attacker, energy, deck,
+                                                                       pick, taken):
+    """``randint(n)`` over the deck's n Pokémon that fit, in deck order, as Poké Ball."""
+    game = position(player(pokemon(attacker, energy=energy), deck=deck), player(SNORLAX),
+                    rng=next_turn_rng(ints=[pick] if pick is not None else []))
+    step(game, A.attack(0))
+    me = game.players[0]
+    # The turn ends and the opponent draws; the attacker's hand holds only what it took.
+    assert [c.id for c in me.hand] == ([taken] if taken else [])
+    assert [c.id for c in me.deck] == [c for c in deck if c != taken or taken is None]
+    assert not game.rng.ints
+
+
+@pytest.mark.parametrize("attacker, energy, coins, damage", [
+    ("A1-201", "WWW", [True, True, False], 120),   # Lickitung, Continuous Lick: 60 x heads
+    ("A1-201", "WWW", [False], 0),
+    ("P-A-063", "WWLL", [True, False], 70 + 30),   # Rayquaza, Spiral Rush: 70 + 30 x heads
+    ("P-A-063", "WWLL", [False], 70),
+])
+def test_attacks_that_flip_until_tails_for_damage(attacker, energy, coins, damage):
+    game = position(player(pokemon(attacker, energy=energy)), player(SNORLAX, bench=[VOLTORB]),
+                    rng=next_turn_rng(coins=coins))
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage and not game.rng.coins
+
+
+@pytest.mark.parametrize("attacker, energy, entered_turn, damage", [
+    (("A1-206", "P-A-086"), "L", 3, 40 + 20),   # Jolteon, Beginning Bolt: evolved this turn
+    (("A1-206", "P-A-086"), "L", 2, 40),
+    (("P-A-039",), "M", 1, 20),                 # Skarmory, Metal Arms: no Tool exists
+])
+def test_attacks_with_a_condition_on_the_attacker(attacker, energy, entered_turn, damage):
+    game = position(player(pokemon(*attacker, energy=energy, entered_turn=entered_turn)),
+                    player(SNORLAX), turn=3, rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].active.damage == damage
+
+
+def test_shoegaze_discards_the_top_five_of_each_deck():
+    mine = [VOLTORB, POTION, PIKACHU, MEWTWO, RALTS, ZAPDOS, BULBASAUR]
+    game = position(player(pokemon("P-A-081", energy="PPMM"), deck=mine),  # Ultra Necrozma ex
+                    player(SNORLAX, bench=[VOLTORB], deck=[POTION, VOLTORB, PIKACHU]),
+                    rng=next_turn_rng())
+    step(game, A.attack(1))
+    me, opp = game.players
+    assert [c.id for c in me.discard] == mine[:5] and [c.id for c in me.deck] == mine[5:]
+    # fewer than 5: all; the opponent's turn then finds an empty deck
+    assert [c.id for c in opp.discard] == [POTION, VOLTORB, PIKACHU] and opp.deck == []
+    assert opp.active.damage == 120
+
+
+@pytest.mark.parametrize("attacker, energy, coins, pick, left", [
+    ("P-A-096", "DDD", [], 1, [POTION, SNORLAX]),   # Houndoom, Diving Swipe
+    ("A1-197", "WW", [True], 0, [VOLTORB, SNORLAX]),  # Persian, Shadow Claw: heads
+    ("A1-197", "WW", [False], None, [POTION, VOLTORB, SNORLAX]),  # tails: no pick
+])
+def test_attacks_that_discard_a_random_card_of_the_opponents_hand(attacker, energy, coins,
+                                                                   pick, left):
+    """``randint(n)`` over the n cards of the opponent's hand, in hand order."""
+    hand = [POTION, VOLTORB, SNORLAX]
+    game = position(player(pokemon(attacker, energy=energy)),
+                    player(SNORLAX, bench=[VOLTORB], hand=hand),
+                    rng=next_turn_rng(coins=coins, ints=[pick] if pick is not None else []))
+    step(game, A.attack(0))
+    opp = game.players[1]
+    assert [c.id for c in opp.hand][:len(left)] == left and not game.rng.ints
+    assert [c.id for c in opp.discard] == [c for c in hand if c not in left]
+    # An empty hand: nothing to pick, no random call.
+    game = position(player(pokemon("P-A-096", energy="DDD")), player(SNORLAX),
+                    rng=next_turn_rng())
+    step(game, A.attack(0))
+    assert game.players[1].discard == [] and not game.rng.ints

@@ -34,6 +34,7 @@ BATCH = 540
 DECKS = sample_decks()
 PIKACHU_EX, CHARMANDER, VOLTORB, ELECTRODE, MEWTWO_EX, SNORLAX = (
     "A1-096", "A1-033", "A1-099", "A1-100", "A1-129", "A1-211")
+BULBASAUR, POTION = "A1-001", "P-A-001"
 
 
 def test_precomputed_source_is_the_jax_stream():
@@ -170,9 +171,11 @@ def test_one_step_from_reference_positions_with_every_legal_action():
 
 def _attack_positions(attacker, k: int):
     """Positions where ``attacker`` (a card) can use attack ``k``: paying exactly its cost or
-    with 3 extra energy of its own type, unhurt or 20 HP from a knock-out, Confused or not,
-    against a fresh or nearly knocked-out Snorlax, or a Poisoned Electrode, with energy or
-    without, a Bench behind it (one damaged); cards in the attacker's deck."""
+    with 3 extra energy of its own type, unhurt or 20 HP from a knock-out, Confused or not, in
+    play since an earlier turn or since this one, against a fresh or nearly knocked-out
+    Snorlax, or a Poisoned Electrode, with energy or without, a Bench behind it (one damaged);
+    Pokémon of two types and a Trainer in the attacker's deck, a hand and a shorter deck for
+    the opponent."""
     symbol = {t: s for s, t in SYMBOL_TYPES.items()}
     own = symbol.get(attacker.type, "W")
     cost = attacker.attacks[k].cost
@@ -182,14 +185,18 @@ def _attack_positions(attacker, k: int):
     defenders = (lambda: pokemon(SNORLAX, energy="LWW"), lambda: pokemon(SNORLAX, damage=140),
                  lambda: pokemon(VOLTORB, ELECTRODE, statuses=poisoned, energy="L"),
                  lambda: pokemon(SNORLAX, damage=140, statuses=poisoned))
-    for (extra, hurt, confused), defender in zip(((0, 0, False), (3, 1, True), (0, 0, False),
-                                                  (3, 1, False)), defenders):
+    turn = 3
+    for (extra, hurt, confused, entered), defender in zip(
+            ((0, 0, False, 1), (3, 1, True, turn), (0, 0, False, turn), (3, 1, False, 1)),
+            defenders):
         me = pokemon(attacker.id, energy=paid + own * extra,
                      damage=hurt * (attacker.hp - 20),
-                     statuses=(Status.CONFUSED,) * confused)
+                     statuses=(Status.CONFUSED,) * confused, entered_turn=entered)
         yield position(player(me, bench=(PIKACHU_EX, CHARMANDER, VOLTORB),
-                              deck=(VOLTORB, MEWTWO_EX)),
-                       player(defender(), bench=[pokemon(VOLTORB, damage=30), MEWTWO_EX]))
+                              deck=(VOLTORB, POTION, BULBASAUR, MEWTWO_EX, BULBASAUR, VOLTORB)),
+                       player(defender(), bench=[pokemon(VOLTORB, damage=30), MEWTWO_EX],
+                              hand=(POTION, VOLTORB, SNORLAX), deck=(SNORLAX, POTION)),
+                       turn=turn)
 
 
 def test_every_implemented_attack_text_in_both_engines():
@@ -265,11 +272,11 @@ def test_whole_games_in_lock_step(form):
 
 @pytest.mark.parametrize("form", lockstep.FORMS)
 def test_whole_games_of_random_decks_in_lock_step(form):
-    """L3 over the whole card pool: 540 games of random legal decks (``cards.random_deck``,
+    """L3 over the whole card pool: 1,080 games of random legal decks (``cards.random_deck``,
     each featuring a card with a text) in lock-step. Between them they use every effect text a
-    legal deck can hold (5 more are only on cards whose pre-evolution is not implemented: the
+    legal deck can hold (6 more are only on cards whose pre-evolution is not implemented: the
     L2 test of every attack text steps those)."""
-    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH, form=form, decks="random")
+    run, bad = lockstep.check(2 * BATCH, seed=0, batch=BATCH, form=form, decks="random")
     _assert_agree(run, bad, form)
     assert set(run.used) == lockstep.featured_texts() and {0, 1} <= set(run.outcomes)
 

@@ -594,6 +594,8 @@ class Played(NamedTuple):
     """Its target slot (0 for an untargeted Trainer)."""
     a: jax.Array
     """The effect's first argument."""
+    b: jax.Array
+    """Its second."""
     op: jax.Array
     live: jax.Array
     """The effect is really played (``trainer_effect``)."""
@@ -605,8 +607,8 @@ def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameSta
     ``step``'s result ignores it: under ``vmap`` every branch runs, and the coin loop then
     need not). ``Op.NONE`` (a Pokémon card played) runs none of them (``branches.when``):
     env by env, one loop entered rather than the switch's one per opcode."""
-    played = Played(key, jnp.asarray(p, I32), jnp.asarray(slot, I32), effect[1], effect[0],
-                    jnp.asarray(live))
+    played = Played(key, jnp.asarray(p, I32), jnp.asarray(slot, I32), effect[1], effect[2],
+                    effect[0], jnp.asarray(live))
 
     def by_opcode(s, t):
         return branches.switch_in_place(t.op - 1, _TRAINER_EFFECTS, s, t)
@@ -637,32 +639,52 @@ def _active_to_hand(s: GameState, t: Played) -> GameState:
     return push_choice(update(s, t.p, to_hand), PROMOTE, t.p)
 
 
-def _coin_until_tails(s: GameState, t: Played) -> GameState:
-    """The first 8 coins in one draw; a loop only after 8 heads (and only while live)."""
-    first = flips(t.key, s, 8, True)
+def heads_until_tails(key, state: GameState, needed, loop=True):
+    """Coins until the first tails if ``needed`` (counted only then): (state, heads). The
+    first 8 coins in one draw; a loop only after 8 heads, and only if ``loop`` (False where
+    the result is ignored: under ``vmap`` the loop runs while any env needs it)."""
+    first = flips(key, state, 8, needed)
     run = jnp.where(jnp.all(first), 8, jnp.argmin(first)).astype(I32)
 
     def flip(carry):  # the loop carries only the counter and the heads, not the state
         k, heads, _ = carry
-        coin = jax.random.bernoulli(jax.random.fold_in(t.key, k), 0.5)
+        coin = jax.random.bernoulli(jax.random.fold_in(key, k), 0.5)
         return k + 1, heads + coin, coin
 
     k, heads, _ = jax.lax.while_loop(lambda c: c[2], flip,
-                                     (s.rng_counter + jnp.minimum(run + 1, 8), run,
-                                      t.live & (run == 8) & (t.op == Op.COIN_UNTIL_TAILS_ATTACH)))
-    return update(s.replace(rng_counter=k), t.p, lambda me: me.replace(
-        energy=add_at(me.energy, t.slot, t.a, heads)))
+                                     (state.rng_counter + jnp.minimum(run + 1, 8), run,
+                                      loop & needed & (run == 8)))
+    return state.replace(rng_counter=jnp.where(needed, k, state.rng_counter)), heads
 
 
-def _random_basic(s: GameState, t: Played) -> GameState:
-    me = player(s, t.p)
-    basic = (jnp.arange(DECK_SIZE) < me.deck_size) & _card("is_basic", me.deck)
-    n = jnp.sum(basic)
-    s, r = randint_if(t.key, s, n, n > 0)
-    pos = jnp.argmax(jnp.cumsum(basic) == r + 1)
+def _coin_until_tails(s: GameState, t: Played) -> GameState:
+    s, heads = heads_until_tails(t.key, s, True, t.live & (t.op == Op.COIN_UNTIL_TAILS_ATTACH))
+    return update(s, t.p, lambda me: me.replace(energy=add_at(me.energy, t.slot, t.a, heads)))
+
+
+def deck_pokemon(me: PlayerState, etype, basic):
+    """bool[20]: the deck's Pokémon of type ``etype - 1`` (``etype`` 0: any type), only the
+    Basic ones if ``basic`` (RANDOM_POKEMON_TO_HAND's arguments)."""
+    deck = me.deck
+    return ((jnp.arange(DECK_SIZE) < me.deck_size) & _card("is_pokemon", deck)
+            & ((etype == 0) | (_card("type", deck) == etype - 1))
+            & (_card("is_basic", deck) | (basic == 0)))
+
+
+def take_from_deck(me: PlayerState, fits, r, cond) -> PlayerState:
+    """If ``cond``: the ``r``-th (from 0, in deck order) card that ``fits`` goes to the hand."""
+    pos = jnp.argmax(jnp.cumsum(fits) == r + 1)
     taken = take_into_hand(me.replace(deck=remove_at(me.deck, pos),
                                       deck_size=me.deck_size - 1), me.deck[pos])
-    return set_player(s, t.p, tree_select(n > 0, taken, me), me)
+    return tree_select(cond, taken, me)
+
+
+def _random_pokemon(s: GameState, t: Played) -> GameState:
+    me = player(s, t.p)
+    fits = deck_pokemon(me, t.a, t.b)
+    n = jnp.sum(fits)
+    s, r = randint_if(t.key, s, n, n > 0)
+    return set_player(s, t.p, take_from_deck(me, fits, r, n > 0), me)
 
 
 def _shuffle_draw(s: GameState, t: Played) -> GameState:
@@ -687,7 +709,7 @@ _TRAINER_EFFECTS = (
     _heal,
     _active_to_hand,
     _coin_until_tails,
-    _random_basic,
+    _random_pokemon,
     _on_me(lambda me, a: me.replace(retreat_discount=me.retreat_discount + a)),
     _shuffle_draw,
 )
@@ -766,44 +788,58 @@ def attack_effect(key, state: GameState, p, k):
     damage = _card("attack_damage", active)[k]
     effect = _card("attack_effect", active)[k]
     op, a, b, c = effect[0], effect[1], effect[2], effect[3]
+    by_coin = (op == Op.DISCARD_DEFENDER_ENERGY) | (op == Op.DISCARD_OPPONENT_HAND)
     n_coins = jnp.select([op == Op.COIN_OR_NOTHING,
-                          (op == Op.COINS_ZONE_ATTACH_BENCH) | (op == Op.COINS_DAMAGE)
-                          | (op == Op.DISCARD_DEFENDER_ENERGY),
+                          (op == Op.COINS_ZONE_ATTACH_BENCH) | (op == Op.COINS_DAMAGE) | by_coin,
                           (op == Op.COIN_BONUS) | (op == Op.INFLICT_STATUS)
                           | (op == Op.HEAL_SELF)], [1, a, b], 0)
     state, heads = coins(key, state, n_coins)
-    held = player(state, 1 - p).energy[0]  # the opponent's Active's energy, by type
-    strip = (op == Op.DISCARD_DEFENDER_ENERGY) & (heads >= a) & (jnp.sum(held) > 0)
-    state, unit = randint_if(key, state, jnp.sum(held), strip)
+    state, run = heads_until_tails(key, state, op == Op.COIN_UNTIL_TAILS_DAMAGE)
+    me, opp = player(state, p), player(state, 1 - p)
+    held = opp.energy[0]  # the opponent's Active's energy, by type
+    fits = deck_pokemon(me, a, b)
+    # at most one randint: the energy, the hand card or the deck card it picks
+    n_pick = jnp.select([op == Op.DISCARD_DEFENDER_ENERGY, op == Op.DISCARD_OPPONENT_HAND],
+                        [jnp.sum(held), opp.hand_size], jnp.sum(fits))
+    pick = (((by_coin & (heads >= a)) | (op == Op.RANDOM_POKEMON_TO_HAND)) & (n_pick > 0))
+    state, unit = randint_if(key, state, n_pick, pick)
     me, opp = base_me, base_opp = player(state, p), player(state, 1 - p)
     bench = occupied(me) & (jnp.arange(NUM_SLOTS) > 0)
     bench_of_type = bench & ((_card("type", top_cards(me)) == b) | (c == 1))  # c: any type
     opp_bench = occupied(opp) & (jnp.arange(NUM_SLOTS) > 0)
     cost = _card("attack_cost", active)[k]
     extra = extra_energy(me.energy[0], cost, a)
+    evolved_now = (_card("stage", active) > 0) & (me.entered_turn[0] == state.turn)
     condition_holds = jnp.stack([me.damage[0] > 0, opp.damage[0] > 0,
                                  opp.status[0, POISONED],
-                                 _card("stage", top_cards(opp)[0]) > 0])  # BONUS_CONDITIONS
+                                 _card("stage", top_cards(opp)[0]) > 0, evolved_now,
+                                 False])  # BONUS_CONDITIONS; no Tool card exists
     base = jnp.select(
         [op == Op.EXTRA_ENERGY_BONUS, op == Op.COIN_BONUS, op == Op.DAMAGE_PER_OWN_BENCH,
          op == Op.COINS_DAMAGE, op == Op.COIN_OR_NOTHING, op == Op.CONDITIONAL_BONUS,
-         op == Op.BONUS_PER_DEFENDER_ENERGY],
+         op == Op.BONUS_PER_DEFENDER_ENERGY, op == Op.COIN_UNTIL_TAILS_DAMAGE],
         [damage + jnp.where(extra >= b, c, 0), damage + jnp.where(heads == b, a, 0),
          a * jnp.sum(bench_of_type), b * heads, jnp.where(heads > 0, damage, 0),
          damage + jnp.where(condition_holds[jnp.clip(a, 0, len(BONUS_CONDITIONS) - 1)], b, 0),
-         damage + a * jnp.sum(opp.energy[0])], damage)
+         damage + a * jnp.sum(opp.energy[0]), a * run + jnp.where(b == 1, damage, 0)],
+        damage)
     inflict = (op == Op.INFLICT_STATUS) & (heads >= b)
     me = _draw_n(me, jnp.where(op == Op.DRAW, a, 0), _max_arg(Op.DRAW, 0))
+    me = take_from_deck(me, fits, unit, (op == Op.RANDOM_POKEMON_TO_HAND) & pick)
+    kept = jnp.where(c == 1, 0, me.energy[0])  # DISCARD_OWN_ENERGY's ``all``
     me = me.replace(
         energy=jnp.select([op == Op.DISCARD_OWN_ENERGY, op == Op.ZONE_ATTACH_SELF],
-                          [me.energy.at[0, a].add(-jnp.minimum(b, me.energy[0, a])),
+                          [me.energy.at[0].set(kept.at[a].add(-jnp.minimum(b, kept[a]))),
                            me.energy.at[0, a].add(1)], me.energy),
-        damage=jnp.select([(op == Op.HEAL_SELF) & (heads >= b), op == Op.SELF_DAMAGE],
+        damage=jnp.select([(op == Op.HEAL_SELF) & (heads >= b), op == Op.SELF_DAMAGE,
+                           (op == Op.COIN_BONUS) & (heads < b)],
                           [me.damage.at[0].set(jnp.maximum(0, me.damage[0] - a)),
-                           me.damage.at[0].add(a)], me.damage),
+                           me.damage.at[0].add(a), me.damage.at[0].add(c)], me.damage),
         status=jnp.where(inflict & (c == 1), me.status.at[0].set(with_status(me.status[0], a)),
                          me.status))
     stripped = jnp.sum(jnp.cumsum(held) <= unit)  # the type of the energy ``unit`` picks
+    strip = (op == Op.DISCARD_DEFENDER_ENERGY) & pick
+    opp = _discard_hand_card(opp, unit, (op == Op.DISCARD_OPPONENT_HAND) & pick)
     opp = opp.replace(
         energy=jnp.where(strip, opp.energy.at[0, stripped].add(-1), opp.energy),
         cant_retreat_turn=jnp.where(op == Op.DEFENDER_CANT_RETREAT,
@@ -813,11 +849,32 @@ def attack_effect(key, state: GameState, p, k):
                          opp.damage),
         status=jnp.where(inflict & (c == 0),
                          opp.status.at[0].set(with_status(opp.status[0], a)), opp.status))
+    tops = jnp.where(op == Op.DISCARD_DECK_TOPS, a, 0)
+    me, opp = (_discard_deck_tops(x, tops, _max_arg(Op.DISCARD_DECK_TOPS, 0)) for x in (me, opp))
     state = set_player(set_player(state, p, me, base_me), 1 - p, opp, base_opp)
     dance = (op == Op.COINS_ZONE_ATTACH_BENCH) & jnp.any(bench_of_type)
     for i in range(MAX_PENDING):
         state = push_choice(state, ATTACH_BENCH, p, b, dance & (i < heads))
     return state, base
+
+
+def _discard_hand_card(me: PlayerState, i, cond) -> PlayerState:
+    """If ``cond``: hand card ``i`` goes to the discard pile."""
+    discard, discard_size = append(me.discard, me.discard_size, get_at(me.hand, i), cond)
+    return me.replace(hand=jnp.where(cond, remove_at(me.hand, i), me.hand),
+                      hand_size=me.hand_size - cond, discard=discard, discard_size=discard_size)
+
+
+def _discard_deck_tops(me: PlayerState, n, most: int) -> PlayerState:
+    """The top ``n`` (at most ``most``) cards of the deck, all if fewer, to the discard pile."""
+    m = jnp.minimum(n, me.deck_size)
+    discard, discard_size = me.discard, me.discard_size
+    for k in range(most):
+        discard, discard_size = append(discard, discard_size, me.deck[k], k < m)
+    deck = jnp.select([m == k for k in range(1, most + 1)],
+                      [shift(me.deck, k) for k in range(1, most + 1)], me.deck)
+    return me.replace(deck=deck, deck_size=me.deck_size - m, discard=discard,
+                      discard_size=discard_size)
 
 
 def with_status(flags, condition):

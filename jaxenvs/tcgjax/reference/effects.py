@@ -80,13 +80,16 @@ def target_of_type(game: Game, p: int, slot, args) -> bool:
     return mon is not None and mon.card.type == args[0]
 
 
-def random_basic_to_hand(game: Game, p: int, slot, args) -> None:
-    """Poké Ball: ``randint(#Basics in deck)`` picks one of them (in deck order) for the hand;
-    nothing happens (and nothing is drawn from the random source) if the deck has none."""
+def random_pokemon_to_hand(game: Game, p: int, slot, args) -> None:
+    """Poké Ball (``basic``), Find a Friend (``type`` {G}), Twinkly Call: ``randint(n)`` over
+    the ``n`` Pokémon of the deck of type ``args[0] - 1`` (0: any) that are Basic if
+    ``args[1]``, in deck order, picks the one for the hand; nothing happens (and nothing is
+    drawn from the random source) if the deck has none."""
     me = game.players[p]
-    basics = [i for i, c in enumerate(me.deck) if c.is_basic]
-    if basics:
-        me.take_into_hand(me.deck.pop(basics[game.rng.randint(len(basics))]))
+    fits = [i for i, c in enumerate(me.deck) if c.is_pokemon
+            and (args[0] == 0 or c.type == args[0] - 1) and (c.is_basic or not args[1])]
+    if fits:
+        me.take_into_hand(me.deck.pop(fits[game.rng.randint(len(fits))]))
 
 
 def retreat_discount(game: Game, p: int, slot, args) -> None:
@@ -115,7 +118,7 @@ TRAINERS = {
     Op.HEAL: (heal, heal_target_ok, True),
     Op.ACTIVE_TO_HAND: (active_to_hand, active_named_and_bench, False),
     Op.COIN_UNTIL_TAILS_ATTACH: (coin_until_tails_attach, target_of_type, True),
-    Op.RANDOM_BASIC_TO_HAND: (random_basic_to_hand, always, False),
+    Op.RANDOM_POKEMON_TO_HAND: (random_pokemon_to_hand, always, False),
     Op.RETREAT_DISCOUNT: (retreat_discount, always, False),
     Op.OPPONENT_SHUFFLE_DRAW: (opponent_shuffle_draw, always, False),
 }
@@ -188,17 +191,22 @@ def extra_energy_bonus(game: Game, p: int, attack: Attack, args) -> int:
 
 def discard_own_energy(game: Game, p: int, attack: Attack, args) -> int:
     """Ember, Crimson Storm, Psydrive: discard ``count`` energy of ``type`` (as many as there
-    are, if fewer)."""
+    are, if fewer); Thunderbolt (``all``): every energy."""
     energy = game.players[p].active.energy
+    if args[2]:
+        energy[:] = [0] * len(energy)
     energy[args[0]] -= min(args[1], energy[args[0]])
     return attack.damage
 
 
 def coin_bonus(game: Game, p: int, attack: Attack, args) -> int:
-    """Tropical Swing (one coin), KO Crab (two): flip ``coins``, all heads +bonus."""
-    bonus, coins = args[0], args[1]
-    heads = sum(game.rng.coin() for _ in range(coins))
-    return attack.damage + (bonus if heads == coins else 0)
+    """Tropical Swing (one coin), KO Crab (two): flip ``coins``, all heads +bonus; Thunder
+    Punch: otherwise the attacker takes ``recoil`` (as ``self_damage``)."""
+    bonus, coins, recoil = args
+    if sum(game.rng.coin() for _ in range(coins)) == coins:
+        return attack.damage + bonus
+    game.players[p].active.damage += recoil
+    return attack.damage
 
 
 def coins_zone_attach_bench(game: Game, p: int, attack: Attack, args) -> int:
@@ -263,12 +271,14 @@ def draw_cards(game: Game, p: int, attack: Attack, args) -> int:
 
 
 def conditional_bonus(game: Game, p: int, attack: Attack, args) -> int:
-    """Fight Back, Second Strike, Venoshock, Cross-Cut: +bonus if the condition
-    ``BONUS_CONDITIONS[condition]`` holds."""
+    """Fight Back, Second Strike, Venoshock, Cross-Cut, Beginning Bolt, Metal Arms: +bonus if
+    the condition ``BONUS_CONDITIONS[condition]`` holds. No Pokémon Tool exists among the
+    cards, so "has a Tool attached" never does."""
     condition, bonus = args[0], args[1]
     me, opp = game.players[p].active, game.players[1 - p].active
     holds = (me.damage > 0, opp.damage > 0, Status.POISONED in opp.statuses,
-             opp.card.stage > 0)[condition]
+             opp.card.stage > 0, me.card.stage > 0 and me.entered_turn == game.turn,
+             False)[condition]
     return attack.damage + (bonus if holds else 0)
 
 
@@ -296,6 +306,41 @@ def discard_defender_energy(game: Game, p: int, attack: Attack, args) -> int:
     return attack.damage
 
 
+def coin_until_tails_damage(game: Game, p: int, attack: Attack, args) -> int:
+    """Continuous Lick; Spiral Rush (``more``): ``per`` for each heads before the first tails,
+    added to the printed damage if ``more``."""
+    per, more = args[0], args[1]
+    heads = 0
+    while game.rng.coin():
+        heads += 1
+    return per * heads + (attack.damage if more else 0)
+
+
+def discard_deck_tops(game: Game, p: int, attack: Attack, args) -> int:
+    """Shoegaze: the top ``n`` cards of each player's deck (all, if fewer) are discarded,
+    the attacker's first."""
+    for player in (game.players[p], game.players[1 - p]):
+        player.discard += player.deck[:args[0]]
+        del player.deck[:args[0]]
+    return attack.damage
+
+
+def discard_opponent_hand(game: Game, p: int, attack: Attack, args) -> int:
+    """Diving Swipe; Shadow Claw (``coin``: on heads only): ``randint(n)`` over the ``n``
+    cards of the opponent's hand, in hand order, picks the one discarded; no call if the hand
+    is empty."""
+    opp = game.players[1 - p]
+    if (not args[0] or game.rng.coin()) and opp.hand:
+        opp.discard.append(opp.hand.pop(game.rng.randint(len(opp.hand))))
+    return attack.damage
+
+
+def random_pokemon_to_hand_attack(game: Game, p: int, attack: Attack, args) -> int:
+    """Find a Friend, Cry for Help, Twinkly Call: as Poké Ball with their filter."""
+    random_pokemon_to_hand(game, p, None, args)
+    return attack.damage
+
+
 ATTACKS = {
     Op.NONE: plain,
     Op.DRAW: draw_cards,
@@ -315,4 +360,8 @@ ATTACKS = {
     Op.BONUS_PER_DEFENDER_ENERGY: bonus_per_defender_energy,
     Op.ZONE_ATTACH_SELF: zone_attach_self,
     Op.DISCARD_DEFENDER_ENERGY: discard_defender_energy,
+    Op.COIN_UNTIL_TAILS_DAMAGE: coin_until_tails_damage,
+    Op.DISCARD_DECK_TOPS: discard_deck_tops,
+    Op.DISCARD_OPPONENT_HAND: discard_opponent_hand,
+    Op.RANDOM_POKEMON_TO_HAND: random_pokemon_to_hand_attack,
 }
