@@ -230,20 +230,36 @@ def load_deck(card_ids: list[str], energy: list[str], name: str = "") -> Deck:
     return Deck(tuple(card(i) for i in card_ids), tuple(TYPE_BY_NAME[e] for e in energy), name)
 
 
+def _deck_file(name: str) -> dict[str, Deck]:
+    raw = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return {d["id"]: load_deck(d["cards"], d["energy"], d["id"]) for d in raw}
+
+
 @functools.cache
 def sample_decks() -> dict[str, Deck]:
     """The six sample decks of ``data/decks.json`` by id."""
-    raw = json.loads((DATA / "decks.json").read_text(encoding="utf-8"))
-    return {d["id"]: load_deck(d["cards"], d["energy"], d["id"]) for d in raw}
+    return _deck_file("decks.json")
+
+
+@functools.cache
+def meta_decks() -> dict[str, Deck]:
+    """Named decks played in A1 tournaments, by id (``data/meta_decks.json``, where each entry
+    gives the public sources of its list)."""
+    return _deck_file("meta_decks.json")
+
+
+def named_decks() -> dict[str, Deck]:
+    """The sample decks and the meta decks, by id (the ids a deck list may name)."""
+    return {**sample_decks(), **meta_decks()}
 
 
 def load_decks(spec) -> list[Deck]:
     """A pool of legal decks from ``spec``: a path to a JSON file of decks in
     ``data/decks.json``'s form (a list of ``{"id", "cards", "energy"}``), or a list whose
-    entries are each a :class:`Deck`, a sample deck's id, or a dict ``{"cards": [card ids or
-    names, see card_id], "energy": [type names]}`` (``"id"`` optional). Raises
-    :class:`DeckError` naming the entry and every rule it breaks, or the file that cannot be
-    read."""
+    entries are each a :class:`Deck`, a sample or meta deck's id (``named_decks``), or a dict
+    ``{"cards": [card ids or names, see card_id], "energy": [type names]}`` (``"id"``
+    optional). Raises :class:`DeckError` naming the entry and every rule it breaks, or the
+    file that cannot be read."""
     if isinstance(spec, (str, os.PathLike)):
         path = Path(spec).expanduser()
         try:
@@ -251,7 +267,7 @@ def load_decks(spec) -> list[Deck]:
         except (OSError, ValueError) as e:
             raise DeckError(f"cannot read decks from {str(path)!r}: {e}") from None
     if isinstance(spec, (Deck, dict)) or not isinstance(spec, (list, tuple)) or not spec:
-        raise DeckError("decks: give a non-empty list of decks (Deck, sample deck id or "
+        raise DeckError("decks: give a non-empty list of decks (Deck, sample or meta deck id or "
                         f"{{'cards': [...], 'energy': [...]}}), or a JSON file of them; got "
                         f"{type(spec).__name__}")
     return [_one_deck(entry, i) for i, entry in enumerate(spec)]
@@ -262,10 +278,10 @@ def _one_deck(entry, i: int) -> Deck:
         return load_deck([c.id for c in entry.cards], [t.name.capitalize() for t in entry.energy],
                          entry.name)
     if isinstance(entry, str):
-        if entry not in sample_decks():
-            raise DeckError(f"deck {i}: {entry!r} is not a sample deck "
-                            f"({', '.join(sorted(sample_decks()))})")
-        return sample_decks()[entry]
+        if entry not in named_decks():
+            raise DeckError(f"deck {i}: {entry!r} is not a sample or meta deck "
+                            f"({', '.join(sorted(named_decks()))})")
+        return named_decks()[entry]
     if (isinstance(entry, dict) and isinstance(entry.get("cards"), list)
             and isinstance(entry.get("energy"), list)):
         name = str(entry.get("id", f"deck {i}"))
@@ -278,8 +294,8 @@ def _one_deck(entry, i: int) -> Deck:
         if unknown:
             raise DeckError(f"illegal deck {name!r}:\n  " + "\n  ".join(dict.fromkeys(unknown)))
         return load_deck(ids, entry["energy"], name)
-    raise DeckError(f"deck {i}: expected a Deck, a sample deck id or a dict with 'cards' and "
-                    f"'energy' lists, got {entry!r}")
+    raise DeckError(f"deck {i}: expected a Deck, a sample or meta deck id or a dict with "
+                    f"'cards' and 'energy' lists, got {entry!r}")
 
 
 @functools.cache

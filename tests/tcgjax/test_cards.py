@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from jaxenvs.tcgjax.cards import (
-    DeckError, card, card_id, card_names, card_table, deck_errors, load_deck, load_decks,
-    random_deck, random_decks, sample_decks)
+    DATA, DeckError, card, card_id, card_names, card_table, deck_errors, load_deck, load_decks,
+    meta_decks, named_decks, random_deck, random_decks, sample_decks)
 from jaxenvs.tcgjax._src.state import STATUSES
 from jaxenvs.tcgjax.effects import (
     CONDITIONS, EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text)
@@ -113,6 +113,25 @@ def test_sample_decks_load():
     assert len(decks) == 6
     assert all(len(d.cards) == 20 for d in decks.values())
     assert decks["water-blastoise"].energy == (EType.WATER,)
+
+
+def test_meta_decks_are_legal_distinct_and_sourced():
+    """At least 12 named decks of A1 tournaments, each a legal list (``meta_decks`` loads them
+    through ``load_deck``), no two alike, each citing where its list comes from."""
+    raw = json.loads((DATA / "meta_decks.json").read_text(encoding="utf-8"))
+    decks = meta_decks()
+    assert len(decks) == len(raw) >= 12
+    assert len({sorted_ids(d) for d in decks.values()}) == len(decks)
+    assert not set(decks) & set(sample_decks()) and len(named_decks()) == len(decks) + 6
+    for entry in raw:
+        assert entry["name"] and entry["sources"], entry["id"]
+        for source in entry["sources"]:
+            assert source["url"].startswith("https://") and source["says"], entry["id"]
+    assert load_decks(["mewtwo-ex-gardevoir"]) == [decks["mewtwo-ex-gardevoir"]]
+
+
+def sorted_ids(deck):
+    return tuple(sorted(c.id for c in deck.cards))
 
 
 @pytest.mark.parametrize("ids, energy, message", [

@@ -20,7 +20,7 @@ from jaxenvs.tcgjax import actions as A
 from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import OVER
 from jaxenvs.tcgjax._src.tables import NUM_CARDS, card_arrays
-from jaxenvs.tcgjax.cards import card_table, random_deck, sample_decks
+from jaxenvs.tcgjax.cards import card_table, meta_decks, random_deck, sample_decks
 from jaxenvs.tcgjax.constants import TURN_LIMIT, RuleOptions
 from jaxenvs.tcgjax.reference import (RandomPolicy, Status, action_mask, convert, lockstep,
                                       new_game, rules, step)
@@ -279,6 +279,16 @@ def test_whole_games_of_random_decks_in_lock_step(form):
     run, bad = lockstep.check(2 * BATCH, seed=0, batch=BATCH, form=form, decks="random")
     _assert_agree(run, bad, form)
     assert set(run.used) == lockstep.featured_texts() and {0, 1} <= set(run.outcomes)
+
+
+@pytest.mark.parametrize("form", lockstep.FORMS)
+def test_whole_games_of_the_meta_decks_in_lock_step(form):
+    """L3 over the decks people play: 540 games, every ordered pairing of the meta decks
+    (``cards.meta_decks``) at least 3 times, in lock-step."""
+    run, bad = lockstep.check(BATCH, seed=0, batch=BATCH, form=form, decks="meta")
+    _assert_agree(run, bad, form)
+    assert len(set(map(tuple, run.decks))) == len(meta_decks()) ** 2
+    assert {0, 1} <= set(run.outcomes)
 
 
 @pytest.mark.slow

@@ -172,7 +172,7 @@ def test_minus_one_draws_each_players_deck_from_the_pool():
 
 @pytest.mark.parametrize("overrides, message", [
     ({"decks": []}, "non-empty list"),
-    ({"decks": ["no-such-deck"]}, "deck 0: 'no-such-deck' is not a sample deck"),
+    ({"decks": ["no-such-deck"]}, "deck 0: 'no-such-deck' is not a sample or meta deck"),
     ({"decks": [{"cards": ["A1-096"] * 2, "energy": ["Lightning"]}]}, "exactly 20 cards"),
     ({"decks": "/no/such/decks.json"}, "cannot read decks from '/no/such/decks.json'"),
     ({"decks": ["water-blastoise", "fire-charizard-moltres"], "deck1": 2}, "deck1"),

@@ -1,9 +1,10 @@
 """Lock-step agreement of the JAX engine with the reference engine, over many games.
 
 Game ``g`` of a run: the ordered sample-deck pairing ``PAIRS[g % 36]`` (or, ``--decks
-random``, two random legal decks, ``random_deck_games``), game seed ``seed + g`` (the JAX
+meta``, an ordered pairing of the meta decks, ``meta_games``; ``--decks random``, two random
+legal decks, ``random_deck_games``), game seed ``seed + g`` (the JAX
 stream of ``rng.py``, in both engines), and both players random: the reference's
-``RandomPolicy`` (``MixedPolicy`` for random decks) drawing from
+``RandomPolicy`` (``MixedPolicy`` for the other decks) drawing from
 ``PythonRandomSource(policy_seed(g, p))``. The
 reference plays every game first and records its actions and, after every decision (and
 after ``new_game``), a 64-bit digest of its whole state (converted by ``convert.from_game``),
@@ -38,7 +39,7 @@ from jaxenvs._src.loop_vmap import loop_vmap
 from jaxenvs.tcgjax._src import engine
 from jaxenvs.tcgjax._src.state import GameState, rewards
 from jaxenvs.tcgjax import actions as A
-from jaxenvs.tcgjax.cards import (Deck, DeckError, card, line_of, playable_cards,
+from jaxenvs.tcgjax.cards import (Deck, DeckError, card, line_of, meta_decks, playable_cards,
                                   random_deck, sample_decks)
 from jaxenvs.tcgjax.effects import EFFECTS, normalize_text
 from jaxenvs.tcgjax.constants import RuleOptions
@@ -147,6 +148,16 @@ def sample_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
             pairs)
 
 
+def meta_games(num_games: int, seed: int = 0) -> tuple[list[int], list, list]:
+    """(seeds, deck pairs, deck ids): game g plays the ordered pairing ``g % n**2`` of the
+    ``n`` meta decks (``cards.meta_decks``, in id order) with seed ``seed + g``; deck ids -1
+    (not sample decks)."""
+    decks = [meta_decks()[n] for n in sorted(meta_decks())]
+    pairs = list(itertools.product(decks, repeat=2))
+    return ([seed + g for g in range(num_games)],
+            [pairs[g % len(pairs)] for g in range(num_games)], [(-1, -1)] * num_games)
+
+
 @functools.cache
 def featured_cards() -> tuple[str, ...]:
     """The playable cards with an effect text whose line can be built (``cards.line_of``)."""
@@ -180,9 +191,10 @@ def random_deck_games(num_games: int, seed: int = 0) -> tuple[list[int], list, l
                     for s in seeds], [(-1, -1)] * num_games)
 
 
-#: The games ``check`` plays, by name: their decks and the players' policy (random decks:
-#: ``MixedPolicy``, so that their evolutions and attacks get played).
-GAMES = {"sample": (sample_games, RandomPolicy), "random": (random_deck_games, MixedPolicy)}
+#: The games ``check`` plays, by name: their decks and the players' policy (meta and random
+#: decks: ``MixedPolicy``, so that their evolutions and attacks get played).
+GAMES = {"sample": (sample_games, RandomPolicy), "meta": (meta_games, MixedPolicy),
+         "random": (random_deck_games, MixedPolicy)}
 
 
 def used_text(game, action: int) -> str | None:
@@ -243,9 +255,9 @@ def batch_new_game(seeds, cards, types, num_types, deck_ids, options=RuleOptions
 
 
 #: The two forms of a batched step: ``"loop"``, each game's step run alone, one after the
-#: other, as the environments run them on a CPU (``jaxenvs._src.cpu_kernels.loop_vmap``: the rules as real
-#: branches, and the env-by-env form of each ``branches.by_batching``); ``"vmap"``, every
-#: branch for every game and selected, the vectorized forms (as on a GPU).
+#: other, as the environments run them on a CPU (``jaxenvs._src.cpu_kernels.loop_vmap``: the
+#: rules as real branches, and the env-by-env form of each ``branches.by_batching``);
+#: ``"vmap"``, every branch for every game and selected, the vectorized forms (as on a GPU).
 FORMS = ("loop", "vmap")
 
 
@@ -344,8 +356,8 @@ def first_divergence(run: ReferenceRun, g: int, batch: int = 1, form: str = "loo
 def check(num_games: int, seed: int = 0, batch: int | None = None, form: str = "loop",
           options: RuleOptions = RuleOptions(), decks: str = "sample"
           ) -> tuple[ReferenceRun, list[tuple[int, int]]]:
-    """Run ``num_games`` games of ``decks`` (``GAMES``: the sample decks' pairings or random
-    legal decks) by ``options`` in both engines (the JAX one in ``form``, ``batch_step``'s);
+    """Run ``num_games`` games of ``decks`` (``GAMES``: the sample or meta decks' pairings, or
+    random legal decks) by ``options`` in both engines (the JAX one in ``form``, ``batch_step``'s);
     the reference run and the disagreeing games."""
     if decks not in GAMES:
         raise ValueError(f"decks must be one of {sorted(GAMES)}, got {decks!r}")
@@ -361,8 +373,8 @@ def main() -> None:
     parser.add_argument("--form", choices=FORMS, default="loop",
                         help="the JAX engine's batched form (batch_step)")
     parser.add_argument("--decks", choices=sorted(GAMES), default="sample",
-                        help="the sample decks' pairings, or random legal decks of every "
-                             "implemented card")
+                        help="the sample or meta decks' pairings, or random legal decks of "
+                             "every implemented card")
     parser.add_argument("--turn-limit", type=int, default=RuleOptions.turn_limit)
     parser.add_argument("--no-first-turn-draw", action="store_true",
                         help="the first player does not draw on turn 1")
