@@ -62,7 +62,8 @@ class Op(enum.IntEnum):
     #                               of your deck of that type (only Basics if ``basic``) -> hand
     RETREAT_DISCOUNT = 8          # [amount]: this turn, your Active's retreat cost is lower
     OPPONENT_SHUFFLE_DRAW = 9     # [n]: opponent shuffles hand into deck, draws n
-    # Abilities (used once per turn per Pokémon).
+    # Abilities (used once per turn per Pokémon; also HEAL_EACH, and as abilities
+    # ZONE_ATTACH_SELF on this Pokémon, SWITCH_OPPONENT_ACTIVE and INFLICT_STATUS).
     ZONE_ATTACH_TO_ACTIVE = 10    # [type]: attach 1 energy of type to your Active of that type
     POISON_IF_ACTIVE = 11         # []: if this is your Active, poison the opponent's Active
     # Attacks.
@@ -93,12 +94,14 @@ class Op(enum.IntEnum):
     DISCARD_DECK_TOPS = 29        # [n]: discard the top n cards of each player's deck
     DISCARD_OPPONENT_HAND = 30    # [coin]: (if ``coin``, on heads) discard a random card of
     #                               the opponent's hand
+    HEAL_EACH = 31                # [amount]: heal amount from each of your Pokémon
 
 
 #: The opcodes each kind of text may use (the others are not defined for that kind).
 OPS_BY_KIND = {
     "trainer": frozenset(Op(i) for i in range(1, 10)),
-    "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE}),
+    "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE, Op.ZONE_ATTACH_SELF,
+                          Op.HEAL_EACH, Op.SWITCH_OPPONENT_ACTIVE, Op.INFLICT_STATUS}),
     "attack": frozenset({Op.NONE, Op.DRAW, Op.RANDOM_POKEMON_TO_HAND}
                         | {Op(i) for i in range(12, 31)}),
 }
@@ -152,6 +155,14 @@ EFFECTS: dict[str, Effect] = {
     "{P} Pokémon in the Active Spot.": _effect(Op.ZONE_ATTACH_TO_ACTIVE, EType.PSYCHIC),
     "Once during your turn, if this Pokémon is in the Active Spot, you may make your opponent's "
     "Active Pokémon Poisoned.": _effect(Op.POISON_IF_ACTIVE),
+    "Once during your turn, you may heal 20 damage from each of your Pokémon.":
+        _effect(Op.HEAL_EACH, 20),
+    "Once during your turn, you may take a {L} Energy from your Energy Zone and attach it to "
+    "this Pokémon.": _effect(Op.ZONE_ATTACH_SELF, EType.LIGHTNING),
+    "Once during your turn, you may flip a coin. If heads, your opponent's Active Pokémon is now "
+    "Asleep.": _effect(Op.INFLICT_STATUS, CONDITIONS.index("Asleep"), 1),
+    "Once during your turn, you may switch out your opponent's Active Pokémon to the Bench. "
+    "(Your opponent chooses the new Active Pokémon.)": _effect(Op.SWITCH_OPPONENT_ACTIVE),
     # Attacks.
     "During your opponent's next turn, the Defending Pokémon can't retreat.":
         _effect(Op.DEFENDER_CANT_RETREAT),

@@ -190,6 +190,61 @@ def test_gas_leak_poisons_only_from_the_active_spot():
     step(game, A.END)  # checkup: poison 10
     assert game.players[1].active.damage == 10
 
+
+
+def abilities(game):
+    return [a for a in legal_actions(game) if A.decode(a).kind == "ability"]
+
+
+def test_powder_heal_heals_20_from_each_of_your_pokemon():
+    butterfree = pokemon("A1-005", "A1-006", "A1-007", damage=30)
+    game = position(player(pokemon(PIKACHU, damage=10), bench=[butterfree, VOLTORB]),
+                    player(MEWTWO, bench=[pokemon(VOLTORB, damage=20)]))
+    step(game, A.ability(1))
+    me = game.players[0]
+    assert [m.damage for m in me.slots[:3]] == [0, 10, 0]
+    assert game.players[1].slots[1].damage == 20 and abilities(game) == []
+    # Nothing damaged: not usable (ours: healing would change nothing).
+    game = position(player(PIKACHU, bench=["A1-007"]), player(MEWTWO))
+    assert abilities(game) == []
+
+
+def test_volt_charge_attaches_lightning_to_magneton_wherever_it_is():
+    game = position(player(PIKACHU, bench=[pokemon("A1-097", "A1-098")], energy=("Water",),
+                           zone=("Water", None)), player(MEWTWO))
+    assert abilities(game) == [A.ability(1)]
+    step(game, A.ability(1))
+    me = game.players[0]
+    assert me.slots[1].energy[EType.LIGHTNING] == 1 and me.active.energy_count() == 0
+    assert me.zone_current == EType.WATER and abilities(game) == []  # the turn's energy stays
+
+
+@pytest.mark.parametrize("coin", [True, False])
+def test_sleep_pendulum_puts_the_opponents_active_to_sleep_on_heads(coin):
+    game = position(player(PIKACHU, bench=[pokemon("A1-124", "A1-125")]),
+                    player(pokemon(MEWTWO, statuses=(Status.POISONED,))),
+                    rng=ScriptedRandomSource(coins=[coin]))
+    step(game, A.ability(1))
+    assert game.players[1].active.statuses == ({Status.POISONED, Status.ASLEEP} if coin
+                                               else {Status.POISONED})
+    assert not game.rng.coins and abilities(game) == []
+
+
+def test_drive_off_lets_the_opponent_choose_the_new_active():
+    pidgeot = pokemon("A1-186", "A1-187", "A1-188")
+    opp_active = pokemon(MEWTWO, statuses=(Status.ASLEEP,))
+    game = position(player(PIKACHU, bench=[pidgeot]),
+                    player(opp_active, bench=[None, RALTS, VOLTORB]))
+    step(game, A.ability(1))
+    assert game.current_player == 1 and legal_actions(game) == [A.choose(2), A.choose(3)]
+    step(game, A.choose(2))
+    opp = game.players[1]
+    assert opp.active.card.name == "Ralts" and opp.slots[2] is opp_active
+    assert not opp_active.statuses and game.current_player == 0 and abilities(game) == []
+    # No opponent Bench: not usable.
+    game = position(player(PIKACHU, bench=[pidgeot]), player(MEWTWO))
+    assert abilities(game) == []
+
 # ----------------------------------------------------------------------------------- attacks
 
 

@@ -478,8 +478,12 @@ def ability_ok(state: GameState, p):
     ability = _card("ability", tops)
     active_typed = occupied(me)[0] & (_card("type", tops[0]) == ability[:, 1])
     is_active = (jnp.arange(NUM_SLOTS) == 0) & occupied(opp)[0]
-    cond = jnp.select([ability[:, 0] == Op.ZONE_ATTACH_TO_ACTIVE,
-                       ability[:, 0] == Op.POISON_IF_ACTIVE], [active_typed, is_active], False)
+    opp_bench = jnp.any(occupied(opp)[1:])
+    op = ability[:, 0]
+    cond = jnp.select([op == Op.ZONE_ATTACH_TO_ACTIVE, op == Op.POISON_IF_ACTIVE,
+                       op == Op.HEAL_EACH, op == Op.SWITCH_OPPONENT_ACTIVE,
+                       (op == Op.ZONE_ATTACH_SELF) | (op == Op.INFLICT_STATUS)],
+                      [active_typed, is_active, jnp.any(me.damage > 0), opp_bench, True], False)
     return (occupied(me) & _card("has_ability", tops) & (me.ability_used_turn != state.turn)
             & cond)
 
@@ -750,16 +754,26 @@ def play_card(key, state: GameState, index, slot, live=True) -> GameState:
     return trainer_effect(key, state, p, target, effect, live)
 
 
-def use_ability(state: GameState, slot) -> GameState:
+def use_ability(key, state: GameState, slot) -> GameState:
+    """The ability of slot ``slot`` (``reference/effects.py``, ABILITIES)."""
     p = turn_player(state)
     me = base = player(state, p)
-    op, a = (_card("ability", top_cards(me)[slot])[k] for k in range(2))
+    op, a, b = (_card("ability", top_cards(me)[slot])[k] for k in range(3))
     me = me.replace(ability_used_turn=set_at(me.ability_used_turn, slot, state.turn))
-    attach = me.replace(energy=add_at(me.energy, 0, a, 1))
-    state = set_player(state, p, tree_select(op == Op.ZONE_ATTACH_TO_ACTIVE, attach, me), base)
+    target = jnp.where(op == Op.ZONE_ATTACH_SELF, slot, 0)
+    attach = (op == Op.ZONE_ATTACH_TO_ACTIVE) | (op == Op.ZONE_ATTACH_SELF)
+    me = me.replace(
+        energy=jnp.where(attach, add_at(me.energy, target, a, 1), me.energy),
+        damage=jnp.where(op == Op.HEAL_EACH, jnp.maximum(0, me.damage - a), me.damage))
+    state = set_player(state, p, me, base)
+    state, heads = coin_if(key, state, (op == Op.INFLICT_STATUS) & (b == 1))
     opp = player(state, 1 - p)
-    poisoned = opp.replace(status=opp.status.at[0, POISONED].set(True))
-    return set_player(state, 1 - p, tree_select(op == Op.POISON_IF_ACTIVE, poisoned, opp), opp)
+    condition = jnp.where(op == Op.POISON_IF_ACTIVE, POISONED, a)
+    inflict = (op == Op.POISON_IF_ACTIVE) | ((op == Op.INFLICT_STATUS) & ((b == 0) | heads))
+    status = jnp.where(inflict, opp.status.at[0].set(with_status(opp.status[0], condition)),
+                       opp.status)
+    state = set_player(state, 1 - p, opp.replace(status=status), opp)
+    return push_choice(state, SWITCH_IN, 1 - p, cond=op == Op.SWITCH_OPPONENT_ACTIVE)
 
 
 def retreat(state: GameState, bench_slot) -> GameState:
@@ -1060,7 +1074,7 @@ _ACTIONS = (
     lambda s, m: attack(m.key, s, m.index),
     lambda s, m: attach_energy(s, m.slot),
     lambda s, m: play_card(m.key, s, m.index, m.slot, m.live),
-    lambda s, m: use_ability(s, m.slot),
+    lambda s, m: use_ability(m.key, s, m.slot),
     lambda s, m: retreat(s, m.slot),
     lambda s, m: resolve_choice(s, m.slot),
     lambda s, m: setup_step(s, m.action),

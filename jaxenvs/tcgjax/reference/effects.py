@@ -145,10 +145,36 @@ def is_active(game: Game, p: int, slot, args) -> bool:
     return slot == 0 and game.players[1 - p].active is not None
 
 
+def zone_attach_to_itself(game: Game, p: int, slot, args) -> None:
+    """Volt Charge: one energy of ``type`` (not the turn's Zone energy) onto this Pokémon."""
+    game.players[p].slots[slot].energy[args[0]] += 1
+
+
+def heal_each(game: Game, p: int, slot, args) -> None:
+    """Powder Heal: heal ``amount`` from each of your Pokémon."""
+    for mon in game.players[p].slots:
+        if mon is not None:
+            mon.heal(args[0])
+
+
+def any_damaged(game: Game, p: int, slot, args) -> bool:
+    """One of your Pokémon has damage (else healing would change nothing; ours, RULES.md)."""
+    return any(mon is not None and mon.damage > 0 for mon in game.players[p].slots)
+
+
+def status_ability(game: Game, p: int, slot, args) -> None:
+    """Sleep Pendulum: as the attacks' ``inflict_status``."""
+    inflict(game, p, args)
+
+
 #: op -> (effect, condition); an ability is usable once per turn per Pokémon.
 ABILITIES = {
     Op.ZONE_ATTACH_TO_ACTIVE: (zone_attach_to_active, active_is_type),
     Op.POISON_IF_ACTIVE: (poison_if_active, is_active),
+    Op.ZONE_ATTACH_SELF: (zone_attach_to_itself, always),
+    Op.HEAL_EACH: (heal_each, any_damaged),
+    Op.SWITCH_OPPONENT_ACTIVE: (switch_opponent_active, opponent_has_bench),
+    Op.INFLICT_STATUS: (status_ability, always),
 }
 
 # ----------------------------------------------------------------------------------- attacks
@@ -247,10 +273,14 @@ def inflict_status(game: Game, p: int, attack: Attack, args) -> int:
     """Poison Powder, Sleep Powder, Ice Beam (one coin), Collapse (on the attacker), ...: the
     Special Condition ``CONDITIONS[condition]``, only on heads if ``coin``, on the opponent's
     Active or, ``on_self``, on the attacker (replacing Asleep, Paralyzed or Confused)."""
+    inflict(game, p, args)
+    return attack.damage
+
+
+def inflict(game: Game, p: int, args) -> None:
     condition, coin, on_self = args
     if not coin or game.rng.coin():
         game.players[p if on_self else 1 - p].active.add_status(list(Status)[condition])
-    return attack.damage
 
 
 def self_damage(game: Game, p: int, attack: Attack, args) -> int:
