@@ -38,8 +38,8 @@ def _damage(printed: int | str | None) -> tuple[int, str]:
     return int(printed[:-1]), printed[-1]
 
 
-def _encoded(text: str | None, kind: str, names: list[str], missing: list[str]) -> dict | None:
-    effect = encode(text, kind, names)
+def _encoded(text: str | None, kind: str, missing: list[str]) -> dict | None:
+    effect = encode(text, kind)
     if effect is None:
         missing.append(text)
         return None
@@ -63,14 +63,13 @@ def build_card(src: dict, names: list[str]) -> dict:
             "name": attack["name"], "cost": _cost(attack["cost"]), "damage": damage,
             "damage_mod": mod, "does_damage": attack["damage"] is not None,
             "text": attack["effect"],
-            "effect": _encoded(attack["effect"], "attack", names, missing)})
+            "effect": _encoded(attack["effect"], "attack", missing)})
     if src["ability"] is not None:
         card["ability"] = {"name": src["ability"]["name"], "text": src["ability"]["effect"],
-                           "effect": _encoded(src["ability"]["effect"], "ability", names,
-                                             missing)}
+                           "effect": _encoded(src["ability"]["effect"], "ability", missing)}
     if src["category"] == "Trainer":
         card["trainer"] = {"text": src["effect"],
-                           "effect": _encoded(src["effect"], "trainer", names, missing)}
+                           "effect": _encoded(src["effect"], "trainer", missing)}
     card["unimplemented"] = missing
     return card
 

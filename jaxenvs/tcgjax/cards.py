@@ -15,7 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxenvs.tcgjax.effects import ENERGY_TYPES, TYPE_BY_NAME, Effect, EType, Op
+from jaxenvs.tcgjax.effects import (ENERGY_TYPES, NAME_GROUPS, NAMING_OPS, TYPE_BY_NAME, Effect,
+                                    EType, Op)
 
 DATA = Path(__file__).parent / "data"
 
@@ -321,9 +322,9 @@ def line_of(top: str) -> list[Card]:
 def random_deck(seed: int, featuring: str | None = None) -> Deck:
     """A random legal deck of the implemented cards, for training on more than the sample
     decks: evolution lines (1 or 2 copies of each card) and Trainers, after 2 copies of the
-    line of ``featuring`` (a card id) if given; as Energy Zone types, the (up to 3) types its
-    attacks cost most, or a random one if they cost only Colorless. The same arguments give
-    the same deck."""
+    line of ``featuring`` (a card id) if given (``_featured_lines``); as Energy Zone types,
+    the (up to 3) types its attacks cost most, or a random one if they cost only Colorless.
+    The same arguments give the same deck."""
     rnd = random.Random(seed)
     table = playable_cards()
     basics = [c for c in table if c.is_basic]
@@ -333,7 +334,7 @@ def random_deck(seed: int, featuring: str | None = None) -> Deck:
             evolutions[c.evolves_from].append(c)
     trainers = [c for c in table if not c.is_pokemon]
     ids, names = [], Counter()
-    for c in line_of(featuring) if featuring is not None else []:
+    for c in _featured_lines(featuring, rnd) if featuring is not None else []:
         ids += [c.id] * MAX_COPIES
         names[c.name] += MAX_COPIES
     while len(ids) < DECK_SIZE:
@@ -355,6 +356,23 @@ def random_deck(seed: int, featuring: str | None = None) -> Deck:
     types = types or [rnd.choice(ENERGY_TYPES)]
     name = f"random-{seed}" + (f"-{featuring}" if featuring else "")
     return load_deck(ids, [t.name.capitalize() for t in types], name)
+
+
+def _featured_lines(featuring: str, rnd: random.Random) -> list[Card]:
+    """The line of card ``featuring``; for a Trainer that names Pokémon (Koga, Lt. Surge,
+    Brock), also the line of one of them, so that the Trainer can be played."""
+    lines = line_of(featuring)
+    effect = card(featuring).trainer_effect
+    if effect is not None and effect.op in NAMING_OPS:
+        named = []
+        for c in playable_cards():
+            if c.name in NAME_GROUPS[effect.args[1]]:
+                try:
+                    named.append(line_of(c.id))
+                except DeckError:
+                    continue
+        lines += rnd.choice(named)
+    return lines
 
 
 def random_decks(n: int, seed: int = 0) -> list[Deck]:

@@ -6,8 +6,10 @@ list, an unused argument is 0). The table is small and flat so that the JAX engi
 as one int32 array per card and dispatch on ``op`` with ``lax.switch``.
 
 Texts are looked up after :func:`normalize_text` (the source writes the same text with ``'`` or
-``’`` and ``-`` or ``−``). A text missing from :data:`EFFECTS` is *not implemented*: the card
-table records it as such and deck validation refuses the card, naming the text.
+``’`` and ``-`` or ``−``). A Trainer that names Pokémon ("your Golem or Onix") takes the
+index of that list of names in :data:`NAME_GROUPS`. A text missing from :data:`EFFECTS` is
+*not implemented*: the card table records it as such and deck validation refuses the card,
+naming the text.
 
 What each opcode does, and when it may be used, is stated in ``RULES.md``, section 6.
 """
@@ -56,7 +58,7 @@ class Op(enum.IntEnum):
     SWITCH_OPPONENT_ACTIVE = 2    # []: opponent picks a Benched Pokémon to swap with its Active
     ACTIVE_DAMAGE_BONUS = 3       # [amount]: this turn, attacks do +amount to the opp. Active
     HEAL = 4                      # [amount, type+1 or 0 for any]: heal one of your Pokémon
-    ACTIVE_TO_HAND = 5            # [name, name]: your Active with one of these names -> hand
+    ACTIVE_TO_HAND = 5            # [-, group]: your Active, named in the group -> hand
     COIN_UNTIL_TAILS_ATTACH = 6   # [type]: on one of your Pokémon of that type, +1 energy/heads
     RANDOM_POKEMON_TO_HAND = 7    # [type+1 or 0 for any, basic]: a uniformly random Pokémon
     #                               of your deck of that type (only Basics if ``basic``) -> hand
@@ -95,11 +97,17 @@ class Op(enum.IntEnum):
     DISCARD_OPPONENT_HAND = 30    # [coin]: (if ``coin``, on heads) discard a random card of
     #                               the opponent's hand
     HEAL_EACH = 31                # [amount]: heal amount from each of your Pokémon
+    # More Trainers.
+    MOVE_BENCH_ENERGY_TO_ACTIVE = 32  # [type, group]: all energy of type on your Benched
+    #                                   Pokémon moves to your Active, named in the group
+    ZONE_ATTACH_NAMED = 33        # [type, group]: target: your Pokémon named in the group; attach
+    #                               1 energy of type
 
 
 #: The opcodes each kind of text may use (the others are not defined for that kind).
 OPS_BY_KIND = {
-    "trainer": frozenset(Op(i) for i in range(1, 10)),
+    "trainer": frozenset({Op(i) for i in range(1, 10)}
+                         | {Op.MOVE_BENCH_ENERGY_TO_ACTIVE, Op.ZONE_ATTACH_NAMED}),
     "ability": frozenset({Op.ZONE_ATTACH_TO_ACTIVE, Op.POISON_IF_ACTIVE, Op.ZONE_ATTACH_SELF,
                           Op.HEAL_EACH, Op.SWITCH_OPPONENT_ACTIVE, Op.INFLICT_STATUS}),
     "attack": frozenset({Op.NONE, Op.DRAW, Op.RANDOM_POKEMON_TO_HAND}
@@ -125,11 +133,12 @@ def _effect(op: Op, *args: int) -> Effect:
     return Effect(op, tuple(int(a) for a in args) + (0,) * (3 - len(args)))
 
 
-#: The two names Koga accepts, encoded by name index at build time (see ``tools/tcgjax_cards.py``).
-KOGA_NAMES = ("Muk", "Weezing")
+#: The Pokémon names Trainer texts name together (Koga, Lt. Surge, Brock), by argument value.
+NAME_GROUPS = (("Muk", "Weezing"), ("Raichu", "Electrode", "Electabuzz"), ("Golem", "Onix"))
+#: The opcodes whose second argument is a ``NAME_GROUPS`` index.
+NAMING_OPS = frozenset({Op.ACTIVE_TO_HAND, Op.MOVE_BENCH_ENERGY_TO_ACTIVE, Op.ZONE_ATTACH_NAMED})
 
-#: Implemented texts (normalized) -> effect. ``ACTIVE_TO_HAND``'s name arguments are filled in
-#: by :func:`encode` from the card table's name list.
+#: Implemented texts (normalized) -> effect.
 EFFECTS: dict[str, Effect] = {
     # Supporters.
     "Draw 2 cards.": _effect(Op.DRAW, 2),
@@ -138,7 +147,11 @@ EFFECTS: dict[str, Effect] = {
     "During this turn, attacks used by your Pokémon do +10 damage to your opponent's Active "
     "Pokémon.": _effect(Op.ACTIVE_DAMAGE_BONUS, 10),
     "Heal 50 damage from 1 of your {G} Pokémon.": _effect(Op.HEAL, 50, EType.GRASS + 1),
-    "Put your Muk or Weezing in the Active Spot into your hand.": _effect(Op.ACTIVE_TO_HAND),
+    "Put your Muk or Weezing in the Active Spot into your hand.": _effect(Op.ACTIVE_TO_HAND, 0, 0),
+    "Move all {L} Energy from your Benched Pokémon to your Raichu, Electrode, or Electabuzz in "
+    "the Active Spot.": _effect(Op.MOVE_BENCH_ENERGY_TO_ACTIVE, EType.LIGHTNING, 1),
+    "Take 1 {F} Energy from your Energy Zone and attach it to your Golem or Onix.":
+        _effect(Op.ZONE_ATTACH_NAMED, EType.FIGHTING, 2),
     "Choose 1 of your {W} Pokémon, and flip a coin until you get tails. For each heads, take a "
     "{W} Energy from your Energy Zone and attach it to that Pokémon.":
         _effect(Op.COIN_UNTIL_TAILS_ATTACH, EType.WATER),
@@ -249,19 +262,14 @@ EFFECTS: dict[str, Effect] = {
 }
 
 
-def encode(text: str | None, kind: str, names: list[str]) -> Effect | None:
+def encode(text: str | None, kind: str) -> Effect | None:
     """The effect of a card text of ``kind`` (``"trainer"``, ``"ability"`` or ``"attack"``):
     ``Effect(NONE)`` for an attack without text; ``None`` if not implemented, which includes a
     known text on a kind it is not defined for (Grapploct's attack Knock Back has Sabrina's
-    text, but the engine has no attack that switches).
-
-    ``names`` is the card table's sorted list of distinct names (for ``ACTIVE_TO_HAND``).
-    """
+    text, but the engine has no attack that switches)."""
     if text is None and kind == "attack":
         return _effect(Op.NONE)
     effect = EFFECTS.get(normalize_text(text or ""))
     if effect is None or effect.op not in OPS_BY_KIND[kind]:
         return None
-    if effect.op == Op.ACTIVE_TO_HAND:
-        effect = _effect(Op.ACTIVE_TO_HAND, *(names.index(n) for n in KOGA_NAMES))
     return effect

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from jaxenvs.tcgjax.cards import (
-    DATA, DeckError, card, card_id, card_names, card_table, deck_errors, load_deck, load_decks,
+    DATA, DeckError, card, card_id, card_table, deck_errors, load_deck, load_decks,
     meta_decks, named_decks, random_deck, random_decks, sample_decks)
 from jaxenvs.tcgjax._src.state import STATUSES
 from jaxenvs.tcgjax.effects import (
-    CONDITIONS, EFFECTS, OPS_BY_KIND, EType, Op, encode, normalize_text)
+    CONDITIONS, EFFECTS, NAME_GROUPS, OPS_BY_KIND, EType, Op, encode, normalize_text)
 from jaxenvs.tcgjax.reference.state import Status
 from tests.benchmark_scripts import load_tool
 
@@ -55,7 +55,10 @@ def test_card_facts():
     assert gardevoir.ability_name == "Psy Shadow"
     assert gardevoir.ability == (Op.ZONE_ATTACH_TO_ACTIVE, (EType.PSYCHIC, 0, 0))
     koga = card("A1-222").trainer_effect
-    assert [card_names()[i] for i in koga.args[:2]] == ["Muk", "Weezing"]
+    assert NAME_GROUPS[koga.args[1]] == ("Muk", "Weezing")
+    # every name a Trainer names is a Pokémon's
+    assert {n for group in NAME_GROUPS for n in group} <= {
+        c.name for c in card_table().values() if c.is_pokemon}
 
 
 def test_unknown_id_names_it():
@@ -91,8 +94,8 @@ def test_normalization_of_apostrophes_and_minus():
     # it normalizes to the same text, but no attack switches, so it stays unimplemented.
     knock_back = card("A1-163").attacks[-1].text
     assert normalize_text(knock_back) in EFFECTS
-    assert encode(knock_back, "attack", list(card_names())) is None
-    assert encode(knock_back, "trainer", list(card_names())).op == Op.SWITCH_OPPONENT_ACTIVE
+    assert encode(knock_back, "attack") is None
+    assert encode(knock_back, "trainer").op == Op.SWITCH_OPPONENT_ACTIVE
     assert card("A1-163").unimplemented == (knock_back,)
 
 

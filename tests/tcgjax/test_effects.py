@@ -121,6 +121,32 @@ def test_misty_flips_until_tails():
     assert game.players[0].active.energy[EType.WATER] == 0
 
 
+def test_lt_surge_moves_all_benched_lightning_to_a_named_active():
+    electabuzz = pokemon("A1-101", energy="L")
+    game = position(player(electabuzz, bench=[pokemon(PIKACHU, energy="LLW"), VOLTORB,
+                                              pokemon(ZAPDOS, energy="L")],
+                           hand=["A1-226"]), player(MEWTWO))
+    step(game, A.play(0))
+    me = game.players[0]
+    assert electabuzz.energy[EType.LIGHTNING] == 4 and electabuzz.energy_count() == 4
+    assert [m.energy_count() for m in me.slots[1:]] == [1, 0, 0]  # the {W} stays
+    # Another Active (Pikachu ex is not named): not playable.
+    game = position(player(PIKACHU, bench=[pokemon(VOLTORB, energy="L")], hand=["A1-226"]),
+                    player(MEWTWO))
+    assert A.play(0) not in legal_actions(game)
+
+
+def test_brock_attaches_fighting_to_golem_or_onix():
+    onix = "A1-150"
+    game = position(player(PIKACHU, bench=[onix, VOLTORB], hand=["A1-224"]), player(MEWTWO))
+    assert [a for a in legal_actions(game) if A.decode(a).kind == "play_on"] == [A.play_on(0, 1)]
+    step(game, A.play_on(0, 1))
+    assert game.players[0].slots[1].energy[EType.FIGHTING] == 1
+    # No Golem or Onix: not playable.
+    game = position(player(PIKACHU, bench=[VOLTORB], hand=["A1-224"]), player(MEWTWO))
+    assert not [a for a in legal_actions(game) if A.decode(a).kind.startswith("play")]
+
+
 def test_poke_ball_takes_a_random_basic_from_the_deck():
     game = position(player(PIKACHU, hand=[POKEBALL], deck=[POTION, VOLTORB, "A1-100", ZAPDOS]),
                     player(MEWTWO), rng=ScriptedRandomSource(ints=[1]))

@@ -425,6 +425,8 @@ class Board(NamedTuple):
     """bool[4]: a Pokémon is in the slot."""
     names: jax.Array
     """int32[4]: the name of its card (the top of its stack)."""
+    groups: jax.Array
+    """int32[4]: its card's ``name_groups`` bits (the Trainers that name it)."""
     types: jax.Array
     """int32[4]: its type."""
     can_evolve: jax.Array
@@ -445,7 +447,8 @@ def board_of(state: GameState, p) -> Board:
     me, opp = player(state, p), player(state, 1 - p)
     tops = top_cards(me)
     here = occupied(me)
-    return Board(occupied=here, names=_card("name", tops), types=_card("type", tops),
+    return Board(occupied=here, names=_card("name", tops), groups=_card("name_groups", tops),
+                 types=_card("type", tops),
                  can_evolve=(state.turn > 2) & here & (me.entered_turn != state.turn),
                  damaged=here & (me.damage > 0), bench_free=first_empty_bench(me) < NUM_SLOTS,
                  opponent_bench=jnp.any(occupied(opp)[1:]),
@@ -460,13 +463,15 @@ def trainer_ok(board: Board, card):
     op, a, b = (_card("trainer", card)[k] for k in range(3))
     heal_ok = board.damaged & ((b == 0) | (board.types == b - 1))
     typed_ok = board.occupied & (board.types == a)
-    targeted_ok = jnp.where(op == Op.HEAL, heal_ok,
-                            jnp.where(op == Op.COIN_UNTIL_TAILS_ATTACH, typed_ok, False))
-    active_named = board.occupied[0] & ((board.names[0] == a) | (board.names[0] == b))
+    named = board.occupied & ((board.groups >> b) & 1 == 1)  # in NAME_GROUPS[b] (NAMING_OPS)
+    targeted_ok = jnp.select([op == Op.HEAL, op == Op.COIN_UNTIL_TAILS_ATTACH,
+                              op == Op.ZONE_ATTACH_NAMED], [heal_ok, typed_ok, named], False)
     untargeted_ok = jnp.select(
         [op == Op.SWITCH_OPPONENT_ACTIVE, op == Op.ACTIVE_TO_HAND,
-         (op == Op.HEAL) | (op == Op.COIN_UNTIL_TAILS_ATTACH) | (op == Op.NONE)],
-        [board.opponent_bench, active_named & jnp.any(board.occupied[1:]), False], True)
+         op == Op.MOVE_BENCH_ENERGY_TO_ACTIVE,
+         (op == Op.HEAL) | (op == Op.COIN_UNTIL_TAILS_ATTACH) | (op == Op.ZONE_ATTACH_NAMED)
+         | (op == Op.NONE)],
+        [board.opponent_bench, named[0] & jnp.any(board.occupied[1:]), named[0], False], True)
     ok = jnp.concatenate([targeted_ok, untargeted_ok[None]])
     return ok & ~(_card("is_supporter", card) & board.no_supporter)
 
@@ -615,7 +620,8 @@ def trainer_effect(key, state: GameState, p, slot, effect, live=True) -> GameSta
                     effect[0], jnp.asarray(live))
 
     def by_opcode(s, t):
-        return branches.switch_in_place(t.op - 1, _TRAINER_EFFECTS, s, t)
+        return branches.switch_in_place(jnp.asarray(_TRAINER_BRANCH)[t.op],
+                                        tuple(_TRAINER_EFFECTS.values()), s, t)
 
     return branches.when(effect[0] != Op.NONE, by_opcode, state, played)
 
@@ -705,18 +711,38 @@ def _shuffle_draw(s: GameState, t: Played) -> GameState:
     return set_player(s, 1 - t.p, opp, base)
 
 
-#: ``trainer_effect``'s branches, in ``Op`` order from ``Op.DRAW`` (``Op.NONE`` has none).
-_TRAINER_EFFECTS = (
-    _on_me(lambda me, a: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
-    _switch_opponent,
-    _on_me(lambda me, a: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
-    _heal,
-    _active_to_hand,
-    _coin_until_tails,
-    _random_pokemon,
-    _on_me(lambda me, a: me.replace(retreat_discount=me.retreat_discount + a)),
-    _shuffle_draw,
-)
+def _move_bench_energy(s: GameState, t: Played) -> GameState:
+    """Every energy of type ``a`` on the Bench moves to the Active."""
+    def move(me):
+        column = me.energy[:, t.a]
+        on_bench = jnp.sum(column[1:])
+        moved = jnp.where(jnp.arange(NUM_SLOTS) == 0, column[0] + on_bench, 0)
+        return me.replace(energy=jnp.where(jnp.arange(me.energy.shape[1]) == t.a,
+                                           moved[:, None], me.energy))
+
+    return update(s, t.p, move)
+
+
+#: ``trainer_effect``'s branches by opcode (``Op.NONE`` has none).
+_TRAINER_EFFECTS = {
+    Op.DRAW: _on_me(lambda me, a: _draw_n(me, a, _max_arg(Op.DRAW, 0))),
+    Op.SWITCH_OPPONENT_ACTIVE: _switch_opponent,
+    Op.ACTIVE_DAMAGE_BONUS: _on_me(
+        lambda me, a: me.replace(active_damage_bonus=me.active_damage_bonus + a)),
+    Op.HEAL: _heal,
+    Op.ACTIVE_TO_HAND: _active_to_hand,
+    Op.COIN_UNTIL_TAILS_ATTACH: _coin_until_tails,
+    Op.RANDOM_POKEMON_TO_HAND: _random_pokemon,
+    Op.RETREAT_DISCOUNT: _on_me(
+        lambda me, a: me.replace(retreat_discount=me.retreat_discount + a)),
+    Op.OPPONENT_SHUFFLE_DRAW: _shuffle_draw,
+    Op.MOVE_BENCH_ENERGY_TO_ACTIVE: _move_bench_energy,
+    Op.ZONE_ATTACH_NAMED: lambda s, t: update(
+        s, t.p, lambda me: me.replace(energy=add_at(me.energy, t.slot, t.a, 1))),
+}
+#: Opcode -> its branch's index in ``_TRAINER_EFFECTS`` (0 for the opcodes of no Trainer).
+_TRAINER_BRANCH = np.array([list(_TRAINER_EFFECTS).index(op) if op in _TRAINER_EFFECTS else 0
+                            for op in Op], np.int32)
 
 
 def play_card(key, state: GameState, index, slot, live=True) -> GameState:

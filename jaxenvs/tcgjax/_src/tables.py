@@ -16,7 +16,7 @@ import numpy as np
 
 from jaxenvs.tcgjax.actions import NUM_ATTACKS
 from jaxenvs.tcgjax.cards import Card, card_names, card_table
-from jaxenvs.tcgjax.effects import NUM_TYPES
+from jaxenvs.tcgjax.effects import NAME_GROUPS, NUM_TYPES
 
 NO_CARD = -1
 
@@ -52,6 +52,8 @@ class CardArrays(NamedTuple):
     """bool: the card has an (implemented) ability."""
     ability: np.ndarray
     """int32[4]: the ability effect."""
+    name_groups: np.ndarray
+    """int32: bit g set if the card's name is in ``effects.NAME_GROUPS[g]``."""
     num_attacks: np.ndarray
     """int32: 0..2."""
     attack_cost: np.ndarray
@@ -79,6 +81,7 @@ def _row(c: Card, names: dict[str, int]) -> dict:
         evolves_from=names.get(c.evolves_from, -1), is_supporter=c.is_supporter,
         trainer=_code(c.trainer_effect), has_ability=c.ability is not None,
         ability=_code(c.ability), num_attacks=len(attacks),
+        name_groups=sum(1 << g for g, group in enumerate(NAME_GROUPS) if c.name in group),
         attack_cost=[list(a.cost) for a in attacks] + [[0] * NUM_TYPES] * pad,
         attack_damage=[a.damage for a in attacks] + [0] * pad,
         attack_does_damage=[a.does_damage for a in attacks] + [False] * pad,

@@ -10,7 +10,7 @@ attack's base damage before modifiers (``rules.attack`` adds Giovanni and weakne
 from __future__ import annotations
 
 from jaxenvs.tcgjax.cards import Attack
-from jaxenvs.tcgjax.effects import EType, Op
+from jaxenvs.tcgjax.effects import NAME_GROUPS, EType, Op
 from jaxenvs.tcgjax.reference.state import Choice, ChoiceKind, Game, Status, shuffle
 
 # ---------------------------------------------------------------------------------- trainers
@@ -49,8 +49,9 @@ def heal_target_ok(game: Game, p: int, slot, args) -> bool:
 
 
 def active_to_hand(game: Game, p: int, slot, args) -> None:
-    """Koga: the Active (named Muk or Weezing) goes to the hand, top card first, then the cards
-    under it; attached energy is discarded; the player then promotes (CHOOSE j)."""
+    """Koga: the Active (named in the group: Muk or Weezing) goes to the hand, top card
+    first, then the cards under it; attached energy is discarded; the player then promotes
+    (CHOOSE j)."""
     me = game.players[p]
     mon = me.slots[0]
     me.slots[0] = None
@@ -61,8 +62,33 @@ def active_to_hand(game: Game, p: int, slot, args) -> None:
 
 def active_named_and_bench(game: Game, p: int, slot, args) -> bool:
     me = game.players[p]
-    return (me.active is not None and me.active.card.name_index in args[:2]
+    return (me.active is not None and me.active.card.name in NAME_GROUPS[args[1]]
             and bool(me.bench_slots()))
+
+
+def move_bench_energy_to_active(game: Game, p: int, slot, args) -> None:
+    """Lt. Surge: every energy of ``type`` on your Benched Pokémon moves to your Active."""
+    me = game.players[p]
+    for j in me.bench_slots():
+        me.active.energy[args[0]] += me.slots[j].energy[args[0]]
+        me.slots[j].energy[args[0]] = 0
+
+
+def active_in_group(game: Game, p: int, slot, args) -> bool:
+    """Your Active is named in ``NAME_GROUPS[group]`` (Raichu, Electrode or Electabuzz)."""
+    active = game.players[p].active
+    return active is not None and active.card.name in NAME_GROUPS[args[1]]
+
+
+def zone_attach_named(game: Game, p: int, slot, args) -> None:
+    """Brock: one energy of ``type`` onto the target (besides the turn's Zone energy)."""
+    game.players[p].slots[slot].energy[args[0]] += 1
+
+
+def target_in_group(game: Game, p: int, slot, args) -> bool:
+    """The target is named in ``NAME_GROUPS[group]`` (Golem or Onix)."""
+    mon = game.players[p].slots[slot]
+    return mon is not None and mon.card.name in NAME_GROUPS[args[1]]
 
 
 def coin_until_tails_attach(game: Game, p: int, slot, args) -> None:
@@ -121,6 +147,8 @@ TRAINERS = {
     Op.RANDOM_POKEMON_TO_HAND: (random_pokemon_to_hand, always, False),
     Op.RETREAT_DISCOUNT: (retreat_discount, always, False),
     Op.OPPONENT_SHUFFLE_DRAW: (opponent_shuffle_draw, always, False),
+    Op.MOVE_BENCH_ENERGY_TO_ACTIVE: (move_bench_energy_to_active, active_in_group, False),
+    Op.ZONE_ATTACH_NAMED: (zone_attach_named, target_in_group, True),
 }
 
 # --------------------------------------------------------------------------------- abilities
