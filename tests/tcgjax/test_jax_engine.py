@@ -203,22 +203,30 @@ def test_every_implemented_attack_text_in_both_engines():
     """L2 for each implemented attack text: its first card attacks from the positions of
     ``_attack_positions`` on several seeds, and the JAX engine's step equals the reference's
     field for field (coins, Special Conditions, recoil and knock-outs included)."""
-    first = {}
-    for c in card_table().values():
-        for k, a in enumerate(c.attacks):
-            if a.text and a.effect is not None:
-                first.setdefault(normalize_text(a.text), (c, k))
+    first = _first_per_text((a.text, (c, k)) for c in card_table().values()
+                            for k, a in enumerate(c.attacks) if a.text and a.effect is not None)
     assert len(first) >= 36
-    seeds = list(range(3))
-    sources = lockstep.sources(seeds)
     cases = []
     for c, k in first.values():
         for game in _attack_positions(c, k):
             assert A.attack(k) in rules.legal_actions(game), (c, k)
-            data = {**game.to_dict(), "rng_counter": 0}
-            cases += [(data, seed, (-1, -1), src, A.attack(k))
-                      for seed, src in zip(seeds, sources)]
+            cases += _seeded_cases(game, A.attack(k))
     _assert_one_steps_agree(cases)
+
+
+def _first_per_text(pairs) -> dict:
+    """Normalized text -> the first value given with it, from (text, value) ``pairs``."""
+    first = {}
+    for text, value in pairs:
+        first.setdefault(normalize_text(text), value)
+    return first
+
+
+def _seeded_cases(game, action, seeds=(0, 1, 2)) -> list:
+    """``_assert_one_steps_agree``'s cases: ``action`` from ``game`` on each of ``seeds``."""
+    data = {**game.to_dict(), "rng_counter": 0}
+    return [(data, seed, (-1, -1), src, action)
+            for seed, src in zip(seeds, lockstep.sources(list(seeds)))]
 
 
 def _ability_positions(holder):
@@ -239,12 +247,9 @@ def test_every_implemented_ability_text_in_both_engines():
     """L2 for each implemented ability text: its first card uses it from the positions of
     ``_ability_positions`` where it is usable, on several seeds, and the JAX engine's step
     equals the reference's field for field (coins and pending choices included)."""
-    first = {}
-    for c in card_table().values():
-        if c.ability_text and c.ability is not None:
-            first.setdefault(normalize_text(c.ability_text), c)
+    first = _first_per_text((c.ability_text, c) for c in card_table().values()
+                            if c.ability_text and c.ability is not None)
     assert len(first) >= 6
-    seeds = list(range(3))
     cases = []
     for c in first.values():
         used = 0
@@ -252,9 +257,7 @@ def test_every_implemented_ability_text_in_both_engines():
             slot = 0 if game.players[0].active.card is c else 2
             if A.ability(slot) in rules.legal_actions(game):
                 used += 1
-                data = {**game.to_dict(), "rng_counter": 0}
-                cases += [(data, seed, (-1, -1), src, A.ability(slot))
-                          for seed, src in zip(seeds, lockstep.sources(seeds))]
+                cases += _seeded_cases(game, A.ability(slot))
         assert used >= 2, c
     _assert_one_steps_agree(cases)
 
@@ -281,24 +284,15 @@ def test_every_implemented_trainer_text_in_both_engines():
     """L2 for each implemented Trainer text: its first card is played onto every slot it may
     target from the positions of ``_trainer_positions``, on several seeds, and the JAX
     engine's step equals the reference's field for field."""
-    first = {}
-    for c in card_table().values():
-        if c.trainer_text and c.trainer_effect is not None:
-            first.setdefault(normalize_text(c.trainer_text), c)
+    first = _first_per_text((c.trainer_text, c) for c in card_table().values()
+                            if c.trainer_text and c.trainer_effect is not None)
     assert len(first) >= 12
-    seeds = list(range(3))
     cases = []
     for c in first.values():
-        plays = 0
-        for game in _trainer_positions(c):
-            for action in rules.legal_actions(game):
-                kind, index, _ = A.decode(action)
-                if kind in ("play", "play_on") and index == 0:
-                    plays += 1
-                    data = {**game.to_dict(), "rng_counter": 0}
-                    cases += [(data, seed, (-1, -1), src, action)
-                              for seed, src in zip(seeds, lockstep.sources(seeds))]
-        assert plays >= 1, c
+        plays = [(game, a) for game in _trainer_positions(c) for a in rules.legal_actions(game)
+                 if A.decode(a)[:2] in (("play", 0), ("play_on", 0))]
+        assert plays, c
+        cases += [case for game, a in plays for case in _seeded_cases(game, a)]
     _assert_one_steps_agree(cases)
 
 

@@ -865,7 +865,6 @@ def attack_effect(key, state: GameState, p, k):
         damage)
     inflict = (op == Op.INFLICT_STATUS) & (heads >= b)
     me = _draw_n(me, jnp.where(op == Op.DRAW, a, 0), _max_arg(Op.DRAW, 0))
-    me = take_from_deck(me, fits, unit, (op == Op.RANDOM_POKEMON_TO_HAND) & pick)
     kept = jnp.where(c == 1, 0, me.energy[0])  # DISCARD_OWN_ENERGY's ``all``
     me = me.replace(
         energy=jnp.select([op == Op.DISCARD_OWN_ENERGY, op == Op.ZONE_ATTACH_SELF],
@@ -879,7 +878,6 @@ def attack_effect(key, state: GameState, p, k):
                          me.status))
     stripped = jnp.sum(jnp.cumsum(held) <= unit)  # the type of the energy ``unit`` picks
     strip = (op == Op.DISCARD_DEFENDER_ENERGY) & pick
-    opp = _discard_hand_card(opp, unit, (op == Op.DISCARD_OPPONENT_HAND) & pick)
     opp = opp.replace(
         energy=jnp.where(strip, opp.energy.at[0, stripped].add(-1), opp.energy),
         cant_retreat_turn=jnp.where(op == Op.DEFENDER_CANT_RETREAT,
@@ -889,13 +887,26 @@ def attack_effect(key, state: GameState, p, k):
                          opp.damage),
         status=jnp.where(inflict & (c == 0),
                          opp.status.at[0].set(with_status(opp.status[0], a)), opp.status))
-    tops = jnp.where(op == Op.DISCARD_DECK_TOPS, a, 0)
-    me, opp = (_discard_deck_tops(x, tops, _max_arg(Op.DISCARD_DECK_TOPS, 0)) for x in (me, opp))
+    moves = ((op == Op.RANDOM_POKEMON_TO_HAND) | (op == Op.DISCARD_OPPONENT_HAND)
+             | (op == Op.DISCARD_DECK_TOPS))
+    me, opp = branches.rarely(moves, _moved_cards, (me, opp), op, a, fits, unit, pick)
     state = set_player(set_player(state, p, me, base_me), 1 - p, opp, base_opp)
     dance = (op == Op.COINS_ZONE_ATTACH_BENCH) & jnp.any(bench_of_type)
     for i in range(MAX_PENDING):
         state = push_choice(state, ATTACH_BENCH, p, b, dance & (i < heads))
     return state, base
+
+
+def _moved_cards(players, op, a, fits, unit, pick):
+    """The cards RANDOM_POKEMON_TO_HAND, DISCARD_OPPONENT_HAND and DISCARD_DECK_TOPS move
+    between decks, hands and discard piles: (attacker, opponent). Few attacks move any, so
+    ``attack_effect`` runs this only for them (``branches.rarely``)."""
+    me, opp = players
+    me = take_from_deck(me, fits, unit, (op == Op.RANDOM_POKEMON_TO_HAND) & pick)
+    opp = _discard_hand_card(opp, unit, (op == Op.DISCARD_OPPONENT_HAND) & pick)
+    tops = jnp.where(op == Op.DISCARD_DECK_TOPS, a, 0)
+    return tuple(_discard_deck_tops(x, tops, _max_arg(Op.DISCARD_DECK_TOPS, 0))
+                 for x in (me, opp))
 
 
 def _discard_hand_card(me: PlayerState, i, cond) -> PlayerState:
